@@ -1,0 +1,1 @@
+"""Pure parsers for every input kind; they know nothing of Dagster or DuckDB."""

@@ -1,0 +1,1 @@
+"""Pure polars functions that compute the report's figures."""

@@ -1,0 +1,1 @@
+"""Charts, the Jinja environment, HTML and PDF rendering, exports and atomic publishing."""
