@@ -1,0 +1,60 @@
+"""One price per (provider, region, instance_type, as_of): duplicates collapse, conflicts fail.
+
+Provider files repeat rows (Azure lists a size under two meters, a snapshot copied under another
+name is read twice), so identical prices for a key are one price. Two *different* prices for the
+same key and date cannot both be true, and picking one silently would publish a number nobody
+chose: that is an InputError listing every conflicting row (file:line and price).
+
+"Identical" means equal to within PRICE_TOLERANCE (half a micro-dollar): a GCP price composed
+from unit prices carries float noise that must not count as a different price.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.errors import InputError
+
+KEY = ["provider", "region", "instance_type", "as_of"]
+PRICE_TOLERANCE = 5e-7
+_SHOWN_CONFLICTS = 5
+
+
+def collapse_duplicates(prices: pl.DataFrame, root: Path) -> pl.DataFrame:
+    """The first row (in input order) of each key; InputError if a key has different prices.
+
+    `root` is the folder the `file` column is relative to, so the error names a real path.
+    """
+    if prices.is_empty():
+        return prices
+    ordered = prices.with_row_index("_order")
+    spread = ordered.group_by(KEY).agg(
+        (pl.col("usd_per_hour").max() - pl.col("usd_per_hour").min()).alias("_spread")
+    )
+    bad = spread.filter(pl.col("_spread") > PRICE_TOLERANCE).select(KEY)
+    if bad.height:
+        raise _conflict_error(ordered.join(bad, on=KEY, how="semi").sort("_order"), bad.height, root)
+    return (
+        ordered.sort("_order")
+        .unique(subset=KEY, keep="first", maintain_order=True)
+        .drop("_order")
+    )
+
+
+def _conflict_error(rows: pl.DataFrame, n_keys: int, root: Path) -> InputError:
+    parts = []
+    for (provider, region, instance_type, as_of), group in rows.group_by(KEY, maintain_order=True):
+        listed = "; ".join(
+            f"{r['file']}:{r['line']} {r['usd_per_hour']:g}" for r in group.iter_rows(named=True)
+        )
+        parts.append(f"{provider} {region} {instance_type} on {as_of}: {listed}")
+        if len(parts) == _SHOWN_CONFLICTS:
+            break
+    more = f" (and {n_keys - _SHOWN_CONFLICTS} more)" if n_keys > _SHOWN_CONFLICTS else ""
+    last = rows.row(rows.height - 1, named=True)
+    return InputError(
+        root / last["file"], last["line"],
+        f"conflicting prices for the same instance and date: {' | '.join(parts)}{more}",
+    )

@@ -1,0 +1,133 @@
+"""The normalized price CSV and the folder reader: exact values, every kind of bad input."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.errors import InputError
+from pipelines.ingest.prices import PRICE_COLUMNS, PRICE_SCHEMA, read_price_file, read_price_folder
+from tests.price_fixtures import REFERENCE_PRICES_CSV, instances, write, write_reference_snapshots
+
+HEADER = "provider,region,instance_type,usd_per_hour,as_of,source\n"
+ROW = "aws,us-east-1,p4d.24xlarge,32.7726,2022-02-08,AWS list price\n"
+
+
+def read(tmp_path: Path, text: str | bytes, name: str = "p.csv") -> pl.DataFrame:
+    return read_price_file(write(tmp_path / name, text), instances())
+
+
+def error(tmp_path: Path, text: str | bytes, name: str = "p.csv") -> InputError:
+    with pytest.raises(InputError) as info:
+        read(tmp_path, text, name)
+    assert info.value.path.endswith(name)
+    return info.value
+
+
+def test_reads_reference_prices_with_schema_and_lines(tmp_path):
+    frame = read(tmp_path, REFERENCE_PRICES_CSV)
+    assert frame.columns == PRICE_COLUMNS
+    assert dict(frame.schema) == PRICE_SCHEMA
+    assert frame.height == 12
+    p4d = frame.filter(pl.col("instance_type") == "p4d.24xlarge").sort("as_of")
+    assert p4d["usd_per_hour"].to_list() == [32.7726, 21.957642]
+    assert p4d["as_of"].to_list() == [date(2022, 2, 8), date(2025, 6, 1)]
+    assert p4d["line"].to_list() == ["2", "12"]
+    assert set(frame["file"]) == {"p.csv"}
+
+
+def test_bom_crlf_extra_columns_and_blank_lines_are_read(tmp_path):
+    text = "\ufeff" + (HEADER.rstrip("\n") + ",note\n" + "\n" + ROW.rstrip("\n") + ",x\n").replace("\n", "\r\n")
+    frame = read(tmp_path, text.encode("utf-8"))
+    assert frame.row(0, named=True) | {} == {
+        "provider": "aws", "region": "us-east-1", "instance_type": "p4d.24xlarge",
+        "usd_per_hour": 32.7726, "as_of": date(2022, 2, 8), "source": "AWS list price",
+        "file": "p.csv", "line": "3",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("", "1", "empty"),
+        ("  \n", "1", "empty"),
+        (HEADER, "2", "no rows"),
+        (HEADER.replace("usd_per_hour", "usd_per_hr") + ROW, "1", "usd_per_hour"),
+        (HEADER.replace(",source", "") + ROW, "1", "source"),
+        (HEADER + ROW.replace("32.7726", "abc"), "2 column usd_per_hour", "not a number"),
+        (HEADER + ROW.replace("32.7726", "-1"), "2 column usd_per_hour", "negative"),
+        (HEADER + ROW.replace("32.7726", "0"), "2 column usd_per_hour", "zero"),
+        (HEADER + ROW.replace("32.7726", "0.0"), "2 column usd_per_hour", "zero"),
+        (HEADER + ROW.replace("32.7726", "NaN"), "2 column usd_per_hour", "finite"),
+        (HEADER + ROW.replace("32.7726", "inf"), "2 column usd_per_hour", "finite"),
+        (HEADER + ROW.replace("32.7726", "23000"), "2 column usd_per_hour", "absurd"),
+        (HEADER + ROW.replace("32.7726", ""), "2 column usd_per_hour", "empty"),
+        (HEADER + ROW.replace("2022-02-08", "2022-02-30"), "2 column as_of", "not a date"),
+        (HEADER + ROW.replace("2022-02-08", "08/02/2022"), "2 column as_of", "not a date"),
+        (HEADER + ROW.replace("2022-02-08", "1999-01-01"), "2 column as_of", "before"),
+        (HEADER + ROW.replace("aws,", "oracle,", 1), "2 column provider", "not one of"),
+        (HEADER + ROW.replace("AWS list price", ""), "2 column source", "empty"),
+        (HEADER + ROW + "aws,us-east-1\n", "3", "fields"),
+        (HEADER + ROW + ROW.replace("32.7726", "33"), "3", "conflicting"),
+        (HEADER.rstrip() + ",currency\n" + ROW.rstrip() + ",EUR\n", "2 column currency", "EUR"),
+        (b"provider,region\n\xff\xfe\n", "2", "UTF-8"),
+        (b"\x00\x01\x02", "", "binary"),
+    ],
+)
+def test_bad_input_names_file_and_place(tmp_path, text, where, words):
+    exc = error(tmp_path, text)
+    assert exc.where == where
+    assert words in exc.problem
+
+
+def test_future_date_is_refused(tmp_path):
+    tomorrow = (date.today() + timedelta(days=1)).isoformat()
+    exc = error(tmp_path, HEADER + ROW.replace("2022-02-08", tomorrow))
+    assert (exc.where, "future" in exc.problem) == ("2 column as_of", True)
+
+
+def test_identical_duplicate_in_one_file_collapses_to_first(tmp_path):
+    frame = read(tmp_path, HEADER + ROW + ROW)
+    assert (frame.height, frame["line"].to_list()) == (1, ["2"])
+
+
+def test_conflict_lists_every_row_with_file_line_and_price(tmp_path):
+    write(tmp_path / "a.csv", HEADER + ROW)
+    write(tmp_path / "sub" / "b.csv", HEADER + "\n" + ROW.replace("32.7726", "33.5"))
+    with pytest.raises(InputError) as info:
+        read_price_folder(tmp_path, instances())
+    exc = info.value
+    assert exc.path == str(tmp_path / "sub" / "b.csv") and exc.where == "3"
+    assert "aws us-east-1 p4d.24xlarge on 2022-02-08" in exc.problem
+    assert "a.csv:2 32.7726" in exc.problem and "sub/b.csv:3 33.5" in exc.problem
+
+
+def test_folder_keeps_history_and_a_copy_changes_nothing(tmp_path):
+    paths = write_reference_snapshots(tmp_path)
+    first = read_price_folder(tmp_path, instances())
+    write(tmp_path / "copy of 2022.csv", paths[0].read_bytes())
+    write(tmp_path / "README.md", "notes, not prices")
+    write(tmp_path / ".partial.tmp", "garbage")
+    again = read_price_folder(tmp_path, instances())
+    # same prices; a duplicate keeps the first file in path order, here the copy
+    assert again.drop("file", "line").equals(first.drop("file", "line"))
+    assert first.height == 12
+    assert first.filter(pl.col("instance_type") == "p5.48xlarge")["usd_per_hour"].to_list() == [98.32, 55.04]
+    assert set(first["file"]) == {p.name for p in paths}
+
+
+def test_empty_or_missing_folder_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="no price files"):
+        read_price_folder(tmp_path, instances())
+    with pytest.raises(InputError, match="not a folder"):
+        read_price_folder(tmp_path / "nope", instances())
+
+
+def test_unrecognized_json_is_an_input_error(tmp_path):
+    exc = error(tmp_path, '{"hello": 1}', "x.json")
+    assert "not a known price format" in exc.problem
+    exc = error(tmp_path, '{"skus": [', "y.json")
+    assert "not valid JSON" in exc.problem
