@@ -1,0 +1,152 @@
+"""parse_result_file on logs written in the official format; expected values computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.errors import InputError
+from pipelines.ingest.mlperf_logs import parse_result_file
+from pipelines.ingest.mlperf_rules import benchmark_rule
+from tests import mlperf_fixtures as fx
+
+RESNET = benchmark_rule("v1.0", "resnet")
+
+
+def parse(tmp_path, content, rule=RESNET):
+    return parse_result_file(fx.write_log(tmp_path / "result_0.txt", content), rule)
+
+
+def test_converged_run_time_and_throughput(tmp_path):
+    run = parse(tmp_path, fx.converged(30.0))
+    assert run.scored and run.reason is None
+    assert run.minutes == 30.0
+    # target first met at epoch 16: 16 epochs x 1,281,167 images in 30 min (1800 s)
+    assert run.samples == 16 * 1_281_167
+    assert run.samples_per_second == pytest.approx(20_498_672 / 1800)
+
+
+def test_throughput_uses_first_eval_that_meets_target(tmp_path):
+    log = fx.run_log(minutes=20.0, evals=[(0.70, 30.0), (0.7591, 34.0), (0.765, 38.0)])
+    assert parse(tmp_path, log).samples == 34 * 1_281_167
+
+
+def test_text_before_mllog_is_ignored(tmp_path):
+    run = parse(tmp_path, fx.junk_before_mllog(12.5))
+    assert run.scored and run.minutes == 12.5
+
+
+def test_missing_event_type_is_fine(tmp_path):
+    run = parse(tmp_path, fx.run_log(minutes=7.25, event_type=False))
+    assert run.scored and run.minutes == 7.25
+
+
+def test_non_utf8_bytes_are_read_as_latin1(tmp_path):
+    run = parse(tmp_path, fx.non_utf8(9.0))
+    assert run.scored and run.minutes == 9.0
+
+
+def test_aborted_run_is_dropped_with_its_time(tmp_path):
+    run = parse(tmp_path, fx.aborted(45.0))
+    assert not run.scored
+    assert "aborted" in run.reason
+    assert run.minutes == 45.0 and run.samples_per_second is None
+
+
+def test_run_that_never_reaches_target_is_dropped(tmp_path):
+    run = parse(tmp_path, fx.never_reaches_target(50.0))  # best 0.7589 < 0.759
+    assert not run.scored and "quality target not reached" in run.reason and "0.759" in run.reason
+
+
+def test_missing_run_stop(tmp_path):
+    run = parse(tmp_path, fx.missing_run_stop())
+    assert run.reason == "missing run_stop" and run.minutes is None
+
+
+def test_missing_run_start(tmp_path):
+    run = parse(tmp_path, fx.run_log(run_start=False))
+    assert run.reason == "missing run_start" and run.minutes is None
+
+
+def test_run_stop_without_status_is_dropped(tmp_path):
+    run = parse(tmp_path, fx.run_log(status=None))
+    assert not run.scored and "None" in run.reason
+
+
+def test_line_cut_off_mid_json_drops_the_run_like_the_official_tool(tmp_path):
+    run = parse(tmp_path, fx.truncated_line(30.0))
+    assert not run.scored
+    assert "cut off or invalid JSON" in run.reason and "line " in run.reason
+
+
+def test_first_run_start_and_first_run_stop_count(tmp_path):
+    log = fx.converged(10.0)
+    later = fx.mllog("run_start", time_ms=fx.START_MS + 5 * 60000)
+    later_stop = fx.mllog("run_stop", time_ms=fx.START_MS + 99 * 60000, metadata={"status": "aborted"})
+    run = parse(tmp_path, log + later + later_stop)
+    assert run.scored and run.minutes == 10.0
+
+
+def test_empty_file_is_a_dropped_run(tmp_path):
+    run = parse(tmp_path, b"")
+    assert run.reason == "missing run_start"
+
+
+def test_bert_target_changed_between_rounds(tmp_path):
+    log = fx.run_log("bert", minutes=20.0, evals=[(0.715, 1.0)], train_samples=None,
+                     train_samples_at_end=3_000_000, global_batch_size=448)
+    assert parse(tmp_path, log, benchmark_rule("v0.7", "bert")).scored  # 0.712 in v0.7
+    v10 = parse(tmp_path, log, benchmark_rule("v1.0", "bert"))  # 0.720 from v1.0
+    assert not v10.scored and "0.72" in v10.reason
+
+
+def test_bert_v07_large_batch_target(tmp_path):
+    log = fx.run_log("bert", evals=[(0.708, 1.0)], train_samples=None, global_batch_size=8192)
+    assert parse(tmp_path, log, benchmark_rule("v0.7", "bert")).scored  # 0.706 at >= 8192
+
+
+def test_bert_throughput_from_samples_logged_at_end(tmp_path):
+    log = fx.run_log("bert", minutes=20.0, evals=[(0.70, 1.0), (0.7203, 1.0)],
+                     train_samples=None, train_samples_at_end=3_000_256)
+    run = parse(tmp_path, log, benchmark_rule("v1.0", "bert"))
+    assert run.samples_per_second == pytest.approx(3_000_256 / 1200)
+
+
+def test_bert_throughput_from_eval_epoch_num_in_v10(tmp_path):
+    # Habana style: train_samples before run_start is the configured maximum; epoch_num = samples
+    log = fx.run_log("bert", minutes=160.0, evals=[(0.71, 2_000_000.0), (0.7205, 2_588_880.0)],
+                     train_samples=2_851_520)
+    run = parse(tmp_path, log, benchmark_rule("v1.0", "bert"))
+    assert run.samples_per_second == pytest.approx(2_588_880 / 9600)
+
+
+def test_bert_v07_without_samples_has_no_throughput(tmp_path):
+    log = fx.run_log("bert", minutes=200.0, evals=[(0.7125, 7.0)], train_samples=3_565_320)
+    run = parse(tmp_path, log, benchmark_rule("v0.7", "bert"))
+    assert run.scored and run.samples_per_second is None
+
+
+def test_lower_is_better_target_rnnt(tmp_path):
+    rule = benchmark_rule("v1.0", "rnnt")
+    assert parse(tmp_path, fx.run_log("rnnt", evals=[(0.2, 1.0), (0.058, 2.0)]), rule).scored
+    assert not parse(tmp_path, fx.run_log("rnnt", evals=[(0.0581, 1.0)]), rule).scored
+
+
+def test_maskrcnn_needs_both_bbox_and_segm(tmp_path):
+    rule = benchmark_rule("v1.0", "maskrcnn")
+    good = fx.run_log("maskrcnn", evals=[({"BBOX": 0.378, "SEGM": 0.340}, 1.0)])
+    bad = fx.run_log("maskrcnn", evals=[({"BBOX": 0.380, "SEGM": 0.338}, 1.0)])
+    assert parse(tmp_path, good, rule).scored
+    assert not parse(tmp_path, bad, rule).scored
+
+
+def test_accuracy_of_one_or_more_is_not_a_pass(tmp_path):
+    # the official checker bounds accuracy below 1.0 (a logging bug, not a model)
+    assert not parse(tmp_path, fx.run_log(evals=[(1.0, 4.0)])).scored
+
+
+def test_unreadable_file_is_input_error(tmp_path):
+    folder = tmp_path / "result_0.txt"
+    folder.mkdir()
+    with pytest.raises(InputError) as error:
+        parse_result_file(folder, RESNET)
+    assert str(folder) in str(error.value)
