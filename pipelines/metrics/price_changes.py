@@ -1,0 +1,57 @@
+"""Prices in force on a date, and what changed since the previous snapshot (pure polars).
+
+An instance's price in force on a date is its newest price dated on or before that date: a
+snapshot may list only the prices that changed, so older snapshots still count.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+
+KEY = ["provider", "region", "instance_type"]
+
+
+def prices_in_force(history: pl.DataFrame, on: date) -> pl.DataFrame:
+    """One row per (provider, region, instance_type): its newest price dated on or before `on`."""
+    return (
+        history.filter(pl.col("as_of") <= on)
+        .sort("as_of")
+        .group_by(KEY, maintain_order=True)
+        .last()
+        .sort(KEY)
+    )
+
+
+def previous_snapshot(history: pl.DataFrame, current: date) -> date | None:
+    """The newest snapshot date before `current`, across all files, or None."""
+    earlier = history.filter(pl.col("as_of") < current)["as_of"]
+    return earlier.max() if earlier.len() else None
+
+
+def price_changes(history: pl.DataFrame, current_date: date) -> pl.DataFrame:
+    """Previous and current price per instance; change_pct = 100 x (current / previous - 1).
+
+    "Previous" is the price in force on the snapshot date just before `current_date`; an
+    instance first priced after it has null previous figures; an unchanged one has 0 %.
+    """
+    now = prices_in_force(history, current_date).select(
+        *KEY, pl.col("as_of").alias("current_as_of"), pl.col("usd_per_hour").alias("current_usd_per_hour"),
+    )
+    before_date = previous_snapshot(history, current_date)
+    if before_date is None:
+        before = pl.DataFrame(schema={**{k: pl.Utf8 for k in KEY}, "previous_as_of": pl.Date,
+                                      "previous_usd_per_hour": pl.Float64})
+    else:
+        before = prices_in_force(history, before_date).select(
+            *KEY, pl.col("as_of").alias("previous_as_of"), pl.col("usd_per_hour").alias("previous_usd_per_hour"),
+        )
+    return (
+        now.join(before, on=KEY, how="left")
+        .select(
+            *KEY, "previous_as_of", "previous_usd_per_hour", "current_as_of", "current_usd_per_hour",
+            (100.0 * (pl.col("current_usd_per_hour") / pl.col("previous_usd_per_hour") - 1.0)).alias("change_pct"),
+        )
+        .sort(KEY)
+    )
