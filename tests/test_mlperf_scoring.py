@@ -148,13 +148,6 @@ def test_scaling_json_multiplies_the_score(v10):
     assert only(scores, system="sys_g")["time_to_train_minutes"] == 48.0
 
 
-def test_bad_scaling_json_is_input_error(v10):
-    bench = fx.write_benchmark(v10, "ExampleCorp", "sys_g", "resnet", [fx.converged(30.0)] * 5)
-    (bench / "scaling.json").write_text('{"scaling_factor": "fast"}')
-    with pytest.raises(InputError, match="scaling_factor"):
-        score_trees([v10])
-
-
 def test_results_without_systems_json_is_input_error(v10):
     bench = fx.write_benchmark(v10, "ExampleCorp", "sys_h", "resnet", [fx.converged(30.0)] * 5,
                                systems_json=False)
@@ -201,3 +194,11 @@ def test_empty_tree_gives_empty_typed_frames(v10):
     runs, scores = score_trees([v10])
     assert runs.height == 0 and dict(runs.schema) == RUNS_SCHEMA
     assert scores.height == 0 and dict(scores.schema) == SCORES_SCHEMA
+
+
+@pytest.mark.parametrize("factor", ['"fast"', "0", "-1", "1e999", "1" + "0" * 400, "true"])
+def test_scaling_factor_must_be_a_positive_finite_number(v10, factor):
+    bench = fx.write_benchmark(v10, "ExampleCorp", "sys_g", "resnet", [fx.converged(30.0)] * 5)
+    (bench / "scaling.json").write_text('{"scaling_factor": %s}' % factor)
+    with pytest.raises(InputError, match="scaling_factor"):
+        score_trees([v10])

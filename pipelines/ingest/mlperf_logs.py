@@ -66,8 +66,13 @@ class RunResult:
 
 
 def _number(value: object) -> float | None:
+    """A finite float from a JSON number; None for anything else (text, bool, 1e999, 10**400)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            return None
+        return number if math.isfinite(number) else None
     return None
 
 
@@ -90,7 +95,7 @@ class _Run:
             self.bad_line = self.bad_line or f"line {lineno}: :::MLLOG record is not a JSON object"
             return
         key, time_ms = record.get("key"), _number(record.get("time_ms"))
-        if not isinstance(key, str) or time_ms is None or not math.isfinite(time_ms):
+        if not isinstance(key, str) or time_ms is None:
             self.bad_line = self.bad_line or f"line {lineno}: :::MLLOG record without key or numeric time_ms"
             return
         metadata = record.get("metadata")

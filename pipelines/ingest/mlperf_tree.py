@@ -102,7 +102,11 @@ def _scaling_factor(benchmark_dir: Path) -> float:
         factor = json.loads(path.read_text(encoding="utf-8")).get("scaling_factor")
     except (ValueError, AttributeError, OSError, RecursionError):
         factor = None
-    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not math.isfinite(factor) or factor <= 0:
+    try:
+        valid = not isinstance(factor, bool) and isinstance(factor, (int, float)) and 0 < float(factor) < math.inf
+    except OverflowError:
+        valid = False
+    if not valid:
         raise InputError(path, "$.scaling_factor", "expected a positive number")
     return float(factor)
 
