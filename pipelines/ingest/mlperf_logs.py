@@ -18,7 +18,8 @@ A run counts ("scored") when all of these hold, else it is dropped with the firs
   - the first ``run_stop`` is not before the first ``run_start``,
   - ``run_stop.metadata.status == "success"``,
   - some ``eval_accuracy`` anywhere in the file meets the round's quality target (mlperf_rules).
-Time to train = (run_stop.time_ms - run_start.time_ms) / 60000 minutes.
+Time to train = (run_stop.time_ms - run_start.time_ms) / 60000 minutes (computed as ``/ 60 / 1000``
+like the official summarizer, so that scores agree to the last bit).
 
 Throughput, samples_per_second = samples trained / ((run_stop.time_ms - run_start.time_ms) / 1000).
 It is the effective rate over the whole timed run, evaluation pauses included, which is what a
@@ -178,7 +179,7 @@ def parse_result_file(path: Path, rule: BenchmarkRule) -> RunResult:
 
     minutes = None
     if run.start is not None and run.stop is not None:
-        minutes = (run.stop - run.start) / 60000.0
+        minutes = (run.stop - run.start) / 60 / 1000  # the official tool's arithmetic, bit for bit
     reason = run.reason()
     if reason is not None:
         return RunResult(str(path), minutes, reason)

@@ -22,34 +22,35 @@ PRICE_TOLERANCE = 5e-7
 _SHOWN_CONFLICTS = 5
 
 
-def collapse_duplicates(prices: pl.DataFrame, root: Path) -> pl.DataFrame:
-    """The first row (in input order) of each key; InputError if a key has different prices.
+def collapse_duplicates(
+    prices: pl.DataFrame, root: Path, key: list[str] = KEY, value: str = "usd_per_hour"
+) -> pl.DataFrame:
+    """The first row (in input order) of each key; InputError if a key has different values.
 
     `root` is the folder the `file` column is relative to, so the error names a real path.
+    The defaults are the price frame's; GCP unit prices use their own key and value column.
     """
     if prices.is_empty():
         return prices
     ordered = prices.with_row_index("_order")
-    spread = ordered.group_by(KEY).agg(
-        (pl.col("usd_per_hour").max() - pl.col("usd_per_hour").min()).alias("_spread")
-    )
-    bad = spread.filter(pl.col("_spread") > PRICE_TOLERANCE).select(KEY)
+    spread = ordered.group_by(key).agg((pl.col(value).max() - pl.col(value).min()).alias("_spread"))
+    bad = spread.filter(pl.col("_spread") > PRICE_TOLERANCE).select(key)
     if bad.height:
-        raise _conflict_error(ordered.join(bad, on=KEY, how="semi").sort("_order"), bad.height, root)
+        rows = ordered.join(bad, on=key, how="semi").sort("_order")
+        raise _conflict_error(rows, bad.height, root, key, value)
     return (
         ordered.sort("_order")
-        .unique(subset=KEY, keep="first", maintain_order=True)
+        .unique(subset=key, keep="first", maintain_order=True)
         .drop("_order")
     )
 
 
-def _conflict_error(rows: pl.DataFrame, n_keys: int, root: Path) -> InputError:
+def _conflict_error(rows: pl.DataFrame, n_keys: int, root: Path, key: list[str], value: str) -> InputError:
     parts = []
-    for (provider, region, instance_type, as_of), group in rows.group_by(KEY, maintain_order=True):
-        listed = "; ".join(
-            f"{r['file']}:{r['line']} {r['usd_per_hour']:g}" for r in group.iter_rows(named=True)
-        )
-        parts.append(f"{provider} {region} {instance_type} on {as_of}: {listed}")
+    for values, group in rows.group_by(key, maintain_order=True):
+        listed = "; ".join(f"{r['file']}:{r['line']} {r[value]!r}" for r in group.iter_rows(named=True))
+        named = " ".join(str(v) for v in values[:-1])
+        parts.append(f"{named} on {values[-1]}: {listed}")
         if len(parts) == _SHOWN_CONFLICTS:
             break
     more = f" (and {n_keys - _SHOWN_CONFLICTS} more)" if n_keys > _SHOWN_CONFLICTS else ""

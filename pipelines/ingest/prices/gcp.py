@@ -1,16 +1,228 @@
-"""GCP Billing Catalog reader. Not implemented yet."""
+"""GCP Cloud Billing Catalog SKU pages: instance prices composed from unit prices.
+
+GCP bills a VM as parts: vCPUs, memory and attached GPUs each have a SKU with a unit price
+(even a2-highgpu-8g, whose GPUs come with the machine type). So a page yields *unit prices*
+(`unit_prices`), and an instance price is composed (`compose`) with the counts from the
+project's instance table, never from the catalog:
+
+    price = core SKU x vcpus + RAM SKU x memory_gib + GPU SKU x accelerator_count
+
+Matching an instance to its SKUs (documented rule):
+- machine family = the instance type's host part (before "+") up to the first "-", upper case:
+  "a2-highgpu-8g" -> A2, "n1-highmem-96+8xV100" -> N1;
+- core SKU: description "<FAMILY> Instance Core running in ..." or "<FAMILY> Predefined
+  Instance Core running in ..." with usage unit "h"; RAM SKU: the same with "Ram", unit
+  "GiBy.h" (so Custom, Sole Tenancy, Spot/Preemptible and Commitment SKUs never match);
+- GPU SKU: description "Nvidia [Tesla ]<MODEL> GPU running in ...", unit "h", where MODEL comes
+  from the instance's accelerator ("NVIDIA A100-SXM4-40GB" -> "A100"; 80 GB A100/H100 ->
+  "A100 80GB"/"H100 80GB"), so "Nvidia Tesla A100 GPU" never matches an 80 GB part;
+- only category.usageType "OnDemand"; a SKU counts for every region in its serviceRegions.
+Price = units + nanos / 1e9 of the tier starting at usage 0; zero unit prices are dropped;
+any currency other than USD on any SKU refuses the page (a billing account's currency).
+
+Dates: each pricingInfo's effectiveTime gives its unit price a date. A composed price exists at
+every date on which one of its parts has a price, using for each part the newest unit price
+dated on or before it; so pages fetched over midnight, or a later page holding only the SKUs
+that changed, still compose. `line` lists the JSON paths of the parts, `file` their files.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
 import polars as pl
 
 from pipelines.errors import InputError
+from pipelines.ingest.prices.combine import collapse_duplicates
+from pipelines.ingest.prices.jsontools import as_dict, as_list, opt_text
+from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame
+
+UNIT_SCHEMA = {
+    "region": pl.Utf8,
+    "part": pl.Utf8,  # core | ram | gpu
+    "name": pl.Utf8,  # machine family (core, ram) or GPU model
+    "as_of": pl.Date,
+    "unit_price": pl.Float64,
+    "description": pl.Utf8,
+    "file": pl.Utf8,
+    "line": pl.Utf8,
+}
+UNIT_KEY = ["region", "part", "name", "as_of"]
+
+_CORE = re.compile(r"^(?P<name>[A-Z][A-Z0-9]*) (?:Predefined )?Instance Core running in ")
+_RAM = re.compile(r"^(?P<name>[A-Z][A-Z0-9]*) (?:Predefined )?Instance Ram running in ")
+_GPU = re.compile(r"^Nvidia (?:Tesla )?(?P<name>[A-Z][A-Z0-9]*(?: \d+GB)?) GPU running in ")
+_PARTS = (("core", _CORE, "h"), ("ram", _RAM, "GiBy.h"), ("gpu", _GPU, "h"))
+_GPU_MODEL = re.compile(r"\b(A100|H100|H200|B200|V100|P100|P4|T4|L4|K80|A10G?)\b", re.IGNORECASE)
+_BIG_MEMORY_NAMES = {"A100", "H100"}  # GCP names their 80 GB parts "<model> 80GB"
 
 
-def empty_units():
-    return pl.DataFrame()
+def empty_units() -> pl.DataFrame:
+    return pl.DataFrame(schema=UNIT_SCHEMA)
 
 
-def unit_prices(doc, path, rel):
-    raise InputError(path, None, "GCP Billing Catalog JSON is not supported yet")
+# --- unit prices from one page -----------------------------------------------------------------
+
+def unit_prices(doc: dict, path: Path, rel: str) -> pl.DataFrame:
+    """Unit prices of the on-demand core, RAM and GPU SKUs of one page (see module docstring).
+
+    The currency of every SKU is checked, matched or not: one non-USD SKU means the page is in
+    a billing account's currency. Prices are checked only on the SKUs that are used.
+    """
+    rows = []
+    for index, sku in enumerate(as_list(doc["skus"], path, "$.skus")):
+        where = f"$.skus[{index}]"
+        sku = as_dict(sku, path, where)
+        category = as_dict(sku.get("category", {}), path, f"{where}.category")
+        infos = as_list(sku.get("pricingInfo", []), path, f"{where}.pricingInfo")
+        rates = [_rate(info, path, f"{where}.pricingInfo[{j}]") for j, info in enumerate(infos)]
+        if opt_text(category.get("usageType")) != "OnDemand":
+            continue
+        match = _match(opt_text(sku.get("description")))
+        if match is None:
+            continue
+        part, name, unit = match
+        regions = [r.strip() for r in as_list(sku.get("serviceRegions", []), path, f"{where}.serviceRegions")
+                   if isinstance(r, str) and r.strip()]
+        for j, (usage_unit, price, rate_where, effective) in enumerate(rates):
+            info_where = f"{where}.pricingInfo[{j}]"
+            if usage_unit != unit:
+                raise InputError(path, f"{info_where}.pricingExpression.usageUnit",
+                                 f"{part} SKU priced per {usage_unit!r}, expected {unit!r}")
+            value = _usd(price, path, rate_where)
+            if value == 0:
+                continue
+            day = parse_day(effective, path, f"{info_where}.effectiveTime")
+            rows += [{
+                "region": region, "part": part, "name": name, "as_of": day, "unit_price": value,
+                "description": opt_text(sku.get("description")), "file": rel, "line": info_where,
+            } for region in regions]
+    return pl.DataFrame(rows, schema=UNIT_SCHEMA, orient="row") if rows else empty_units()
 
 
-def compose(units, instances, root):
-    raise AssertionError("unreachable")
+def _match(description: str) -> tuple[str, str, str] | None:
+    for part, pattern, unit in _PARTS:
+        found = pattern.match(description)
+        if found:
+            return part, found.group("name").upper(), unit
+    return None
+
+
+def _rate(info: object, path: Path, where: str) -> tuple[str, dict, str, object]:
+    """(usage unit, unitPrice object, its JSON path, effectiveTime) of the tier starting at 0."""
+    info = as_dict(info, path, where)
+    expression = as_dict(info.get("pricingExpression"), path, f"{where}.pricingExpression")
+    tiers = as_list(expression.get("tieredRates"), path, f"{where}.pricingExpression.tieredRates")
+    if not tiers:
+        raise InputError(path, f"{where}.pricingExpression.tieredRates", "no rates")
+    chosen = 0
+    for t, tier in enumerate(tiers):
+        tier = as_dict(tier, path, f"{where}.pricingExpression.tieredRates[{t}]")
+        if tier.get("startUsageAmount", 0) == 0:
+            chosen = t
+            break
+    rate_where = f"{where}.pricingExpression.tieredRates[{chosen}].unitPrice"
+    price = as_dict(tiers[chosen].get("unitPrice"), path, rate_where)
+    currency = price.get("currencyCode")
+    if currency != "USD":
+        raise InputError(path, f"{rate_where}.currencyCode", f"currency {currency!r} is not USD; convert explicitly first")
+    return opt_text(expression.get("usageUnit")), price, rate_where, info.get("effectiveTime")
+
+
+def _usd(price: dict, path: Path, where: str) -> float:
+    """units + nanos / 1e9, checked like every price."""
+    units, nanos = price.get("units", "0"), price.get("nanos", 0)
+    if isinstance(units, bool) or not isinstance(units, (str, int)) or not re.fullmatch(r"-?\d{1,12}", str(units)):
+        raise InputError(path, f"{where}.units", f"units {units!r} is not a whole number")
+    if isinstance(nanos, bool) or not isinstance(nanos, int) or abs(nanos) >= 10**9:
+        raise InputError(path, f"{where}.nanos", f"nanos {nanos!r} is not a whole number below 1e9")
+    return parse_price(int(units) + nanos / 1e9, path, where)
+
+
+# --- composing instance prices -----------------------------------------------------------------
+
+def gpu_sku_name(accelerator: str, memory_gb: object) -> str | None:
+    """The GPU model as GCP's SKU descriptions name it, from instances.csv's accelerator."""
+    found = _GPU_MODEL.search(accelerator or "")
+    if not found:
+        return None
+    model = found.group(1).upper()
+    big = isinstance(memory_gb, (int, float)) and memory_gb >= 80
+    return f"{model} 80GB" if model in _BIG_MEMORY_NAMES and big else model
+
+
+def compose(units: pl.DataFrame, instances: pl.DataFrame, root: Path) -> pl.DataFrame:
+    """Instance prices of every GCP instance in `instances` whose parts are all in `units`."""
+    units = collapse_duplicates(units, root, key=UNIT_KEY, value="unit_price")
+    table: dict[tuple[str, str, str], list[dict]] = {}
+    for row in units.sort("as_of").iter_rows(named=True):
+        table.setdefault((row["region"], row["part"], row["name"]), []).append(row)
+    regions = sorted({region for region, _, _ in table})
+    out = []
+    for spec in instances.filter(pl.col("provider") == "gcp").iter_rows(named=True):
+        parts = _parts(spec)
+        for region in regions:
+            history = [table.get((region, part, name), []) for part, name, _ in parts]
+            if not all(history):
+                continue
+            for day in sorted({row["as_of"] for rows in history for row in rows}):
+                in_force = [_newest_on(rows, day) for rows in history]
+                if all(in_force):
+                    out.append(_composed_row(spec, region, day, parts, in_force, root))
+    return price_frame(out)
+
+
+def _parts(spec: dict) -> list[tuple[str, str, float]]:
+    """[(part, name, count)] of an instance row: core, RAM and (when it has GPUs) its GPU."""
+    instance_type = str(spec["instance_type"])
+    family = instance_type.split("+")[0].split("-")[0].upper()
+    counts = {}
+    for column in ("vcpus", "memory_gib", "accelerator_count"):
+        try:
+            counts[column] = float(spec[column] or 0)
+        except (TypeError, ValueError):
+            raise InputError("instances.csv", f"{instance_type} column {column}", f"{spec[column]!r} is not a number") from None
+    parts = [("core", family, counts["vcpus"]), ("ram", family, counts["memory_gib"])]
+    if counts["accelerator_count"] > 0:
+        gpu = gpu_sku_name(str(spec["accelerator"] or ""), spec["accelerator_memory_gb"])
+        if gpu is None:
+            raise InputError("instances.csv", f"{instance_type} column accelerator",
+                             f"no GCP GPU SKU name known for {spec['accelerator']!r}")
+        parts.append(("gpu", gpu, counts["accelerator_count"]))
+    return parts
+
+
+def _newest_on(rows: list[dict], day) -> dict | None:
+    """The newest row dated on or before `day` (rows are sorted by date)."""
+    found = None
+    for row in rows:
+        if row["as_of"] > day:
+            break
+        found = row
+    return found
+
+
+def _composed_row(spec: dict, region: str, day, parts, in_force: list[dict], root: Path) -> dict:
+    value = round(sum(count * row["unit_price"] for (_, _, count), row in zip(parts, in_force)), 9)
+    files = list(dict.fromkeys(row["file"] for row in in_force))
+    if len(files) == 1:
+        line = " + ".join(row["line"] for row in in_force)
+    else:
+        line = " + ".join(f"{row['file']}:{row['line']}" for row in in_force)
+    terms = []
+    for (part, name, count), row in zip(parts, in_force):
+        unit = {"core": "vCPU", "ram": "GiB", "gpu": row["description"].split(" running in ")[0]}[part]
+        terms.append(f"{_num(count)} {unit} x {_num(row['unit_price'])}")
+    host = str(spec["instance_type"]).split("+")[0]
+    source = f"GCP Cloud Billing Catalog, Compute Engine {region}: {host} " + " + ".join(terms)
+    where = line if len(files) == 1 else None
+    return {
+        "provider": "gcp", "region": region, "instance_type": spec["instance_type"],
+        "usd_per_hour": parse_price(value, root / files[0], where), "as_of": day,
+        "source": source, "file": " + ".join(files), "line": line,
+    }
+
+
+def _num(value: float) -> str:
+    return f"{value:.9f}".rstrip("0").rstrip(".")

@@ -1,0 +1,1 @@
+"""Dagster wiring only: assets, checks, sensors, schedules and resources."""

@@ -1,0 +1,116 @@
+"""Marts: what the report shows, computed with polars from staging and written back to DuckDB."""
+
+
+from datetime import date
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import polars as pl
+
+from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.resources import PipelineSettings
+from pipelines.ingest.fingerprint import file_sha256
+from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
+from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
+from pipelines.metrics.price_changes import price_changes as compute_price_changes, prices_in_force
+from pipelines.warehouse import create_table, read_table, replace_table
+
+
+def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
+    return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
+
+
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results"], pool=POOL,
+          description="Time to train per measured system and benchmark: the newest round that scored it.")
+def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, "time_to_train")
+        return _done(conn, "time_to_train")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_comparisons"], pool=POOL,
+          description="The report's price date (report.toml, else the newest snapshot) and the snapshot before it.")
+def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, "report_dates")
+        return _done(conn, "report_dates")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices"], pool=POOL,
+          description="Every price snapshot ever loaded (exported as price_history.csv).")
+def price_history(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, "price_history")
+        return _done(conn, "price_history")
+
+
+def _dates(conn: duckdb.DuckDBPyConnection) -> tuple[date, date | None]:
+    return conn.sql("select price_date, previous_price_date from report_dates").fetchall()[0]
+
+
+def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
+    """Cost to train with the prices in force on a date (an empty frame for no date)."""
+    history = read_table(conn, "stg_prices")
+    prices = prices_in_force(history, on) if on else history.clear()
+    inputs = assemble_inputs(
+        read_table(conn, "stg_comparisons"), read_table(conn, "stg_instances"), read_table(conn, "stg_mappings"),
+        read_table(conn, "time_to_train"), prices, read_table(conn, "stg_throughput"),
+    )
+    return compute_cost(inputs)
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
+          deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons"],
+          description="Cost to train, savings and speedup against the baseline, samples per dollar, price to beat "
+                      "and the Pareto front, per comparison, benchmark and instance, at the report's price date.")
+def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        price_date, _ = _dates(conn)
+        replace_table(conn, "cost_to_train", _cost_at(conn, price_date))
+        return _done(conn, "cost_to_train")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["report_dates", "price_history"],
+          description="Previous and current price of every instance at the report date, and the change in percent.")
+def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        price_date, _ = _dates(conn)
+        replace_table(conn, "price_changes", compute_price_changes(read_table(conn, "stg_prices"), price_date))
+        return _done(conn, "price_changes")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "report_dates"],
+          description="What the price changes since the previous snapshot do to cost to train and to the ranking.")
+def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        _, previous = _dates(conn)
+        changes = compute_cost_changes(read_table(conn, "cost_to_train"), _cost_at(conn, previous))
+        replace_table(conn, "cost_changes", changes)
+        return _done(conn, "cost_changes")
+
+
+STAGED_FILES = {  # staging table -> kind shown in the appendix
+    "stg_prices": "prices", "stg_instances": "instances", "stg_mappings": "mappings",
+    "stg_results": "results", "stg_throughput": "throughput", "stg_systems": "systems",
+}
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL,
+          deps=list(STAGED_FILES) + ["stg_comparisons"],
+          description="Every input file the report rests on, with its SHA-256 and the rows taken from it.")
+def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        counts = pl.concat([
+            conn.sql(f"select '{kind}' as kind, file, count(*)::bigint as rows from {table} group by file").pl()
+            for table, kind in STAGED_FILES.items()
+        ] + [conn.sql("select 'report config' as kind, config_path as file, 1::bigint as rows from stg_report_settings").pl()])
+        counts = counts.with_columns(pl.col("file").str.replace(r"^(.*?\.[a-zA-Z0-9]+)(:.*)?$", "$1"))
+        counts = counts.group_by("kind", "file").agg(pl.col("rows").sum()).sort("kind", "file")
+        raw = settings.raw
+        counts = counts.with_columns(
+            pl.col("file").map_elements(lambda f: file_sha256(Path(raw) / f), return_dtype=pl.Utf8).alias("sha256"),
+            pl.col("file").map_elements(lambda f: (Path(raw) / f).stat().st_size, return_dtype=pl.Int64).alias("bytes"),
+        )
+        replace_table(conn, "input_files", counts)
+        return _done(conn, "input_files")

@@ -1,0 +1,31 @@
+"""Materialization metadata shown in the Dagster UI: rows, column schema, a preview."""
+
+
+import dagster as dg
+import duckdb
+
+from pipelines.warehouse import table_rows
+
+POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
+
+
+def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = False) -> dict:
+    described = conn.sql(f"describe {table}").fetchall()
+    meta: dict = {
+        "dagster/row_count": table_rows(conn, table),
+        "dagster/column_schema": dg.TableSchema(
+            columns=[dg.TableColumn(name=row[0], type=str(row[1])) for row in described]
+        ),
+        "table": dg.MetadataValue.text(table),
+    }
+    if preview:
+        frame = conn.sql(f"select * from {table} limit 10").pl()
+        meta["preview"] = dg.MetadataValue.md(_markdown(frame))
+    return meta
+
+
+def _markdown(frame) -> str:
+    header = "| " + " | ".join(frame.columns) + " |"
+    rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
+    rows = ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in frame.iter_rows()]
+    return "\n".join([header, rule, *rows])

@@ -1,0 +1,51 @@
+"""Raw inputs as observable source assets whose data version is a content hash.
+
+The UI then shows which assets are stale after a raw file really changed; touching a file
+without changing its bytes changes nothing.
+"""
+
+
+import warnings
+
+import dagster as dg
+
+from pipelines.defs.resources import PipelineSettings
+from pipelines.ingest.fingerprint import fingerprint, input_files
+
+# asset name -> (path under RAW_DIR, glob, what it holds)
+RAW_INPUTS = {
+    "raw_prices": ("prices", "*", "Price snapshots: normalized CSV and the providers' own price lists."),
+    "raw_instances": ("instances.csv", "*", "Accelerator configuration of each cloud instance."),
+    "raw_mappings": ("mappings.csv", "*", "Which measured system stands for which instance, per benchmark."),
+    "raw_results": ("results", "*.csv", "MLPerf result-summarizer CSVs."),
+    "raw_mlperf": ("mlperf", "*", "MLPerf Training result trees in the official layout."),
+    "raw_throughput": ("throughput", "*.csv", "Throughput a team measured itself."),
+    "raw_systems": ("systems", "*.json", "MLPerf systems JSON: the measured systems' configuration."),
+    "raw_report_config": ("report.toml", "*", "Title, comparisons, baselines, benchmarks and price date."),
+}
+
+
+def raw_fingerprint(settings: PipelineSettings, name: str) -> str:
+    relative, pattern, _ = RAW_INPUTS[name]
+    root = settings.raw / relative
+    return fingerprint(input_files(root, pattern), root if root.is_dir() else root.parent)
+
+
+def _observable(name: str):
+    relative, _, description = RAW_INPUTS[name]
+
+    @dg.observable_source_asset(
+        name=name,
+        group_name="raw",
+        description=f"{description} (RAW_DIR/{relative})",
+        metadata={"path": f"RAW_DIR/{relative}"},
+    )
+    def _observe(settings: PipelineSettings) -> dg.DataVersion:
+        return dg.DataVersion(raw_fingerprint(settings, name))
+
+    return _observe
+
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta, and what fits
+    raw_assets = [_observable(name) for name in RAW_INPUTS]

@@ -1,0 +1,113 @@
+"""Report assets: HTML and PDF from one template, the data exports, and the atomic publish."""
+
+
+import os
+from datetime import date, datetime, timezone
+
+import dagster as dg
+import polars as pl
+
+from pipelines.defs.resources import PipelineSettings
+from pipelines.metrics.cost import EXPORT_COLUMNS
+from pipelines.publish.context import build_context
+from pipelines.publish.exports import write_table
+from pipelines.publish.index_page import write_index
+from pipelines.publish.render import render_html, render_pdf
+from pipelines.publish.store import build_dir, publish, write_atomic
+from pipelines.warehouse import read_table
+
+MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
+         "report_dates", "stg_systems", "stg_report_settings"]
+
+
+def generated_on() -> date:
+    """Today, or SOURCE_DATE_EPOCH when set (reproducible builds: same inputs, same bytes)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    now = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
+    return now.date()
+
+
+def _tables(settings: PipelineSettings) -> dict[str, pl.DataFrame]:
+    with settings.connect(read_only=False) as conn:
+        return {name: read_table(conn, name) for name in MARTS}
+
+
+def report_context(tables: dict[str, pl.DataFrame]) -> dict:
+    settings_row = tables["stg_report_settings"].row(0, named=True)
+    dates = tables["report_dates"].row(0, named=True)
+    return build_context(
+        settings=settings_row, dates=dates, cost=tables["cost_to_train"], cost_changes=tables["cost_changes"],
+        price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
+        time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
+    )
+
+
+@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=MARTS[:6],
+          description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
+                      "build folder; published by published_report.")
+def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    tables = _tables(settings)
+    html = render_html(report_context(tables))
+    path = build_dir(settings.reports, context.run_id) / "report.html"
+    write_atomic(path, html.encode("utf-8"))
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode())})
+
+
+@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"],
+          description="The report as a tagged PDF (WeasyPrint, PDF/UA-1) from the same HTML: page numbers, table of "
+                      "contents, footnotes on the page of their call.")
+def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    folder = build_dir(settings.reports, context.run_id)
+    html_path = folder / "report.html"
+    if not html_path.exists():
+        raise dg.Failure(f"{html_path} is missing: materialize report_html in the same run as report_pdf")
+    with settings.connect() as conn:
+        price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
+    pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=price_date)
+    write_atomic(folder / "report.pdf", pdf)
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf)})
+
+
+EXPORTS = {  # file name -> (mart, columns first)
+    "cost_to_train": ("cost_to_train", EXPORT_COLUMNS),
+    "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source"]),
+    "price_changes": ("price_changes", None),
+    "cost_changes": ("cost_changes", None),
+    "time_to_train": ("time_to_train", None),
+    "input_files": ("input_files", None),
+}
+
+
+@dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=MARTS[:6],
+          description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
+def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    tables = _tables(settings)
+    folder = build_dir(settings.reports, context.run_id) / "data"
+    written = []
+    for name, (mart, first) in EXPORTS.items():
+        frame = tables[mart]
+        if first:
+            frame = frame.select(first + [c for c in frame.columns if c not in first and name == "cost_to_train"])
+        written += write_table(folder, name, frame)
+    return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written))})
+
+
+@dg.asset(group_name="report", kinds={"python"}, deps=["report_html", "report_pdf", "report_data"],
+          description="Publishes the run's report atomically to REPORTS_DIR/<price date>/ and REPORTS_DIR/latest/, "
+                      "and lists it in REPORTS_DIR/index.html. A failed run never replaces a published report.")
+def published_report(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    folder = settings.reports / ".build" / context.run_id
+    missing = [name for name in ("report.html", "report.pdf", "data") if not (folder / name).exists()]
+    if missing:
+        raise dg.Failure(f"the run's build folder lacks {', '.join(missing)}: nothing was published")
+    with settings.connect() as conn:
+        price_date, title = conn.sql("select d.price_date, s.title from report_dates d, stg_report_settings s").fetchall()[0]
+    target = publish(settings.reports, folder, price_date, context.run_id)
+    index = write_index(settings.reports, title)
+    return dg.MaterializeResult(metadata={
+        "path": dg.MetadataValue.path(str(target)),
+        "html": dg.MetadataValue.path(str(target / "report.html")),
+        "pdf": dg.MetadataValue.path(str(target / "report.pdf")),
+        "index": dg.MetadataValue.path(str(index)),
+        "price_date": price_date.isoformat(),
+    })

@@ -1,0 +1,160 @@
+"""Staging: every raw input parsed, validated and loaded into a typed DuckDB table (sql/stg_*.sql)."""
+
+
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+
+from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.resources import PipelineSettings
+from pipelines.errors import InputError
+from pipelines.ingest.fingerprint import input_files
+from pipelines.ingest.prices import read_price_folder
+from pipelines.ingest.report_config import parse_report_config
+from pipelines.ingest.results_summary import read_results_summary
+from pipelines.ingest.systems_json import parse_system_json
+from pipelines.ingest.tables import read_instances, read_mappings, read_throughput
+from pipelines.warehouse import create_table
+
+
+def _relative(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFrame:
+    """File paths relative to RAW_DIR, so the report and exports do not leak local folders."""
+    prefix = str(raw) + "/"
+    return frame.with_columns(pl.col(column).str.strip_prefix(prefix))
+
+
+def _need(path: Path, what: str) -> Path:
+    if not path.exists():
+        raise InputError(path, None, f"is missing: the pipeline needs {what}")
+    return path
+
+
+def _load(context: dg.AssetExecutionContext, settings: PipelineSettings, table: str, **frames: pl.DataFrame) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, table, **frames)
+        meta = table_metadata(conn, table)
+    return dg.MaterializeResult(metadata=meta)
+
+
+def _files(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
+    return input_files(settings.raw / folder, pattern)
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances"], pool=POOL,
+          description="Cloud instances and their accelerators (instances.csv), typed.")
+def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path = _need(settings.raw / "instances.csv", "the instance table")
+    frame = read_instances(path).with_columns(file=pl.lit(str(path)))
+    return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings"], pool=POOL,
+          description="Measured system per instance and benchmark (mappings.csv), typed.")
+def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path = _need(settings.raw / "mappings.csv", "the instance-to-system mappings")
+    frame = read_mappings(path).with_columns(file=pl.lit(str(path)))
+    return _load(context, settings, "stg_mappings", mappings_in=_relative(frame, settings.raw))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_instances"], pool=POOL,
+          description="Every price snapshot, from normalized CSVs and the providers' own price lists; "
+                      "one USD price per (provider, region, instance_type, as_of).")
+def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    folder = _need(settings.raw / "prices", "a prices/ folder with at least one snapshot")
+    instances = read_instances(_need(settings.raw / "instances.csv", "the instance table"))
+    frame = read_price_folder(folder, instances)
+    if frame.is_empty():
+        raise InputError(folder, None, "holds no prices for the instances in instances.csv")
+    frame = frame.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
+    return _load(context, settings, "stg_prices", prices_in=_relative(frame, settings.raw))
+
+
+RESULT_COLUMNS = {
+    "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
+    "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,
+    "samples_per_second": pl.Float64, "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
+}
+
+
+def summary_results(files: list[Path]) -> pl.DataFrame:
+    frames = [
+        read_results_summary(f).select(
+            "round", "submitter", "system", "benchmark", "time_to_train_minutes",
+            pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
+            pl.lit(None, pl.Float64).alias("samples_per_second"),
+            pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
+        )
+        for f in files
+    ]
+    return pl.concat(frames) if frames else pl.DataFrame(schema=RESULT_COLUMNS)
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results"], pool=POOL,
+          description="MLPerf times to train from result-summarizer CSVs, one row per round, system and benchmark.")
+def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    frame = summary_results(_files(settings, "results", "*.csv"))
+    return _load(context, settings, "stg_results", results_in=_relative(frame, settings.raw))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
+          description="Throughput a team measured itself (samples per second), typed.")
+def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    frames = [read_throughput(f).with_columns(file=pl.lit(str(f))) for f in _files(settings, "throughput", "*.csv")]
+    schema = {"system": pl.Utf8, "benchmark": pl.Utf8, "samples_per_second": pl.Float64, "framework": pl.Utf8,
+              "precision": pl.Utf8, "global_batch_size": pl.Int64, "source": pl.Utf8, "measured_on": pl.Date,
+              "line": pl.Int64, "file": pl.Utf8}
+    frame = pl.concat([f.select(list(schema)) for f in frames]) if frames else pl.DataFrame(schema=schema)
+    dup = frame.filter(pl.struct("system", "benchmark").is_duplicated())
+    if dup.height:
+        row = dup.row(-1, named=True)
+        raise InputError(row["file"], row["line"], f"throughput for {row['system']}/{row['benchmark']} is given twice")
+    return _load(context, settings, "stg_throughput", throughput_in=_relative(frame, settings.raw))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_systems", "raw_mlperf"], pool=POOL,
+          description="Configuration of each measured system from its MLPerf systems JSON (systems/ and mlperf/ trees).")
+def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    files = _files(settings, "systems", "*.json") + [
+        f for f in _files(settings, "mlperf", "*.json") if f.parent.name == "systems"
+    ]
+    rows = [parse_system_json(f) for f in files]
+    frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame(
+        schema={k: pl.Utf8 for k in ("system", "system_name", "submitter", "division", "status", "accelerator_model_name",
+                                     "accelerator_memory_capacity", "host_processor_model_name", "host_memory_capacity",
+                                     "framework", "software", "operating_system", "file")}
+        | {k: pl.Int64 for k in ("number_of_nodes", "accelerators_per_node", "accelerators_total", "host_processors_per_node")}
+    )
+    dup = frame.filter(pl.col("system").is_duplicated())
+    if dup.height:
+        raise InputError(dup["file"][-1], None, f"systems JSON {dup['system'][-1]!r} is given twice (also {dup['file'][0]})")
+    return _load(context, settings, "stg_systems", systems_in=_relative(frame, settings.raw))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+          description="report.toml: the comparisons (one row per comparison, instance and benchmark) and report settings.")
+def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path = _need(settings.raw / "report.toml", "report.toml")
+    config = parse_report_config(path)
+    relative = str(path.relative_to(settings.raw))
+    rows = [
+        {
+            "comparison": c.id, "comparison_title": c.title, "description": c.description, "position": i,
+            "provider": inst.provider, "region": config.regions[inst.provider], "instance_type": inst.instance_type,
+            "benchmark": bench, "benchmark_position": config.benchmarks.index(bench), "is_baseline": inst == c.baseline,
+            "config_path": f"{relative} comparisons[{ci}].instances[{i}]",
+        }
+        for ci, c in enumerate(config.comparisons)
+        for i, inst in enumerate(c.instances)
+        for bench in c.benchmarks
+    ]
+    settings_row = pl.DataFrame([{
+        "title": config.title, "subtitle": config.subtitle, "author": config.author,
+        "benchmarks": list(config.benchmarks), "price_date": config.price_date, "config_path": relative,
+    }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
+                "price_date": pl.Date, "config_path": pl.Utf8})
+    with settings.connect() as conn:
+        create_table(conn, "stg_report_settings", settings_in=settings_row)
+        create_table(conn, "stg_comparisons", comparisons_in=pl.DataFrame(rows))
+        meta = table_metadata(conn, "stg_comparisons", preview=True)
+    return dg.MaterializeResult(metadata=meta)

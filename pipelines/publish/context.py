@@ -1,0 +1,282 @@
+"""Everything the report template shows, built from the marts (never from raw/).
+
+Pure: frames in, a plain dict out. Numbers are formatted here once (pipelines/publish/numbers.py)
+and the same strings go to the tables, the chart labels and the summary. Figures, tables and
+footnotes are numbered here, in reading order, so the HTML and the PDF agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+import polars as pl
+
+from pipelines.publish import charts, labels, numbers as fmt
+
+
+@dataclass
+class Numbering:
+    """Counters for figures, tables and footnotes, in reading order."""
+
+    figures: int = 0
+    tables: int = 0
+    footnotes: int = 0
+    seen_notes: dict = field(default_factory=dict)
+
+    def figure(self) -> int:
+        self.figures += 1
+        return self.figures
+
+    def table(self) -> int:
+        self.tables += 1
+        return self.tables
+
+
+def instance_label(row: dict) -> str:
+    return f"{labels.provider(row['provider'])} {row['instance_type']}"
+
+
+def _system_note(system: str, systems: dict, scores: dict, mapping_note: str | None) -> str:
+    info = systems.get(system)
+    score = scores.get(system)
+    parts = [system]
+    if info:
+        head = ", ".join(p for p in [info.get("submitter"), f"MLPerf Training {score['round']}" if score and score.get("round") else None,
+                                     f"{info['division']} division" if info.get("division") else None,
+                                     info.get("status")] if p)
+        parts = [f"{system} ({head}):"]
+        accel = f"{info.get('number_of_nodes') or '?'} node(s) × {info.get('accelerators_per_node') or '?'} {info.get('accelerator_model_name') or 'accelerators'}"
+        if info.get("accelerator_memory_capacity"):
+            accel += f", {info['accelerator_memory_capacity']} each"
+        parts.append(accel + ";")
+        host = info.get("host_processor_model_name")
+        if host:
+            count = info.get("host_processors_per_node")
+            parts.append(f"host {count}× {host}" if count else f"host {host}")
+            if info.get("host_memory_capacity"):
+                parts[-1] += f", {info['host_memory_capacity']} memory"
+            parts[-1] += ";"
+        if info.get("framework"):
+            parts.append(f"{info['framework']};")
+        if info.get("software"):
+            parts.append(f"software: {info['software']};")
+    elif score and score.get("round"):
+        parts.append(f"(MLPerf Training {score['round']}; no systems JSON given);")
+    if score:
+        if score.get("runs") is not None:
+            parts.append(f"time to train: olympic mean of {score['runs'] - (score['dropped_runs'] or 0)} "
+                         f"converged runs of {score['runs']} ({score['dropped_runs'] or 0} dropped; "
+                         f"fastest and slowest excluded).")
+        else:
+            parts.append(f"time to train from {score['file']} line {score['line']} (MLPerf result summarizer).")
+    if mapping_note:
+        parts.append(f"Match: {mapping_note}.")
+    return " ".join(parts)
+
+
+def _price_note(row: dict, price_lines: dict) -> str:
+    where = price_lines.get((row["provider"], row["region"], row["instance_type"], row["price_as_of"]))
+    text = (f"{row['instance_type']} in {row['region']}: {fmt.usd_hour(row['usd_per_hour'])} per hour on demand, "
+            f"as of {fmt.day(row['price_as_of'])}; source: {row.get('price_source') or 'unknown'}")
+    return text + (f" ({where})." if where else ".")
+
+
+def _bar_kind(row: dict) -> str:
+    if row["is_baseline"]:
+        return "baseline"
+    return "best" if row["cost_rank"] == 1 else "normal"
+
+
+def build_context(
+    *,
+    settings: dict,
+    dates: dict,
+    cost: pl.DataFrame,
+    cost_changes: pl.DataFrame,
+    price_changes: pl.DataFrame,
+    price_history: pl.DataFrame,
+    systems: pl.DataFrame,
+    time_to_train: pl.DataFrame,
+    input_files: pl.DataFrame,
+    generated_on: date,
+) -> dict:
+    numbering = Numbering()
+    systems_by_id = {r["system"]: r for r in systems.iter_rows(named=True)}
+    scores = {r["system"]: r for r in time_to_train.iter_rows(named=True)}  # newest round per system; see notes
+    score_by_key = {(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)}
+    price_lines = {
+        (r["provider"], r["region"], r["instance_type"], r["as_of"]): f"{r['file']} line {r['line']}"
+        for r in price_history.iter_rows(named=True)
+    }
+
+    comparison_ids = list(dict.fromkeys(cost["comparison"].to_list()))
+    sections = []
+    for section_no, cid in enumerate(comparison_ids, start=2):
+        comp_rows = cost.filter(pl.col("comparison") == cid)
+        first = comp_rows.row(0, named=True)
+        notes_seen: dict[str, int] = {}
+
+        def footnote(key: str, text: str) -> dict:
+            """A footnote at the first mention of a system or price within the comparison."""
+            if key in notes_seen:
+                return {"ref": notes_seen[key], "text": None}
+            numbering.footnotes += 1
+            notes_seen[key] = numbering.footnotes
+            return {"ref": numbering.footnotes, "text": text, "id": f"fn-{numbering.footnotes}"}
+
+        benches = []
+        for bench in list(dict.fromkeys(comp_rows["benchmark"].to_list())):
+            rows = comp_rows.filter(pl.col("benchmark") == bench).sort("position").to_dicts()
+            table_rows = []
+            for r in rows:
+                score = score_by_key.get((r["system"], r["benchmark"])) if r["system"] else None
+                table_rows.append({
+                    "instance": instance_label(r),
+                    "instance_type": r["instance_type"],
+                    "provider": labels.provider(r["provider"]),
+                    "region": r["region"],
+                    "accelerators": f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–",
+                    "system": r["system"] or "none",
+                    "system_note": footnote(f"sys:{r['system']}:{bench}" if r["system"] else f"nosys:{r['instance_type']}:{bench}",
+                                            _system_note(r["system"], systems_by_id, {r["system"]: score} if score else {}, r.get("mapping_note"))
+                                            if r["system"] else f"No measured {labels.short_benchmark(bench)} result for "
+                                            f"{r['instance_type']}: {r.get('mapping_note') or 'no mapping'}."),
+                    "time": fmt.minutes(r["time_to_train_minutes"]),
+                    "usd_per_hour": fmt.usd_hour(r["usd_per_hour"]),
+                    "price_note": footnote(f"price:{r['provider']}:{r['instance_type']}", _price_note(r, price_lines)),
+                    "cost": fmt.usd(r["cost_to_train_usd"]) if r["cost_to_train_usd"] is not None else fmt.NO_RESULT,
+                    "savings": "baseline" if r["is_baseline"] else fmt.pct(r["savings_pct"]),
+                    "speedup": fmt.times(r["speedup"]),
+                    "samples_per_dollar": fmt.count(r["samples_per_dollar"]),
+                    "price_to_beat": fmt.usd_hour(r["price_to_beat_baseline"]),
+                    "is_baseline": r["is_baseline"],
+                    "is_cheapest": r["cost_rank"] == 1,
+                    "on_front": bool(r["on_pareto_front"]),
+                    "has_result": r["cost_to_train_usd"] is not None,
+                })
+            known = [r for r in rows if r["cost_to_train_usd"] is not None]
+            table_no = numbering.table()
+            cost_fig = numbering.figure()
+            bars = [charts.Bar(instance_label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r))
+                    for r in rows]
+            savings_bars = [charts.Bar(instance_label(r), r["savings_pct"], fmt.pct(r["savings_pct"]), _bar_kind(r))
+                            for r in rows if not r["is_baseline"]]
+            baseline = next((r for r in rows if r["is_baseline"]), None)
+            savings_fig = numbering.figure() if baseline and baseline["cost_to_train_usd"] is not None and known else None
+            pareto_fig = numbering.figure() if len(known) >= 2 else None
+            cheapest = min(known, key=lambda r: r["cost_to_train_usd"]) if known else None
+            fastest = min(known, key=lambda r: r["time_to_train_minutes"]) if known else None
+            benches.append({
+                "benchmark": bench,
+                "name": labels.benchmark(bench),
+                "short": labels.short_benchmark(bench),
+                "anchor": f"{cid}-{bench}",
+                "rows": table_rows,
+                "table_no": table_no,
+                "cost_fig": cost_fig,
+                "cost_svg": charts.bar_chart(bars, "Cost to train (USD)"),
+                "cost_alt": f"Bar chart of the cost to train {labels.short_benchmark(bench)} on each instance: "
+                            + "; ".join(f"{b.label} {b.text if b.value is not None else 'no result'}" for b in bars) + ".",
+                "savings_fig": savings_fig,
+                "savings_svg": charts.bar_chart(savings_bars, f"Savings against {instance_label(baseline)} (%)") if savings_fig else None,
+                "savings_alt": (f"Bar chart of the savings against the baseline {instance_label(baseline)}: "
+                                + "; ".join(f"{b.label} {b.text}" for b in savings_bars) + ".") if savings_fig else None,
+                "pareto_fig": pareto_fig,
+                "pareto_svg": charts.pareto_chart(
+                    [(instance_label(r), r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"])) for r in known],
+                    "Time to train (minutes)", "Cost to train (USD)") if pareto_fig else None,
+                "pareto_alt": ("Scatter plot of time to train against cost to train; on the Pareto front: "
+                               + ", ".join(instance_label(r) for r in known if r["on_pareto_front"]) + ".") if pareto_fig else None,
+                "front": [instance_label(r) for r in known if r["on_pareto_front"]],
+                "cheapest": instance_label(cheapest) if cheapest else None,
+                "cheapest_cost": fmt.usd(cheapest["cost_to_train_usd"]) if cheapest else None,
+                "cheapest_savings": fmt.pct(cheapest["savings_pct"]) if cheapest else None,
+                "fastest": instance_label(fastest) if fastest else None,
+                "fastest_time": fmt.minutes(fastest["time_to_train_minutes"]) if fastest else None,
+                "baseline": instance_label(baseline) if baseline else None,
+                "baseline_cost": fmt.usd(baseline["cost_to_train_usd"]) if baseline and baseline["cost_to_train_usd"] is not None else None,
+                "missing": [instance_label(r) for r in rows if r["cost_to_train_usd"] is None],
+            })
+        history_fig = numbering.figure()
+        instances_here = comp_rows.select("provider", "region", "instance_type").unique(maintain_order=True)
+        series = {}
+        for inst in instances_here.iter_rows(named=True):
+            pts = price_history.filter(
+                (pl.col("provider") == inst["provider"]) & (pl.col("region") == inst["region"])
+                & (pl.col("instance_type") == inst["instance_type"]) & (pl.col("as_of") <= dates["price_date"])
+            ).sort("as_of")
+            points = [(r["as_of"], r["usd_per_hour"]) for r in pts.iter_rows(named=True)]
+            if points and points[-1][0] < dates["price_date"]:
+                points.append((dates["price_date"], points[-1][1]))  # the price stays in force up to the report date
+            series[instance_label(inst)] = points
+        sections.append({
+            "id": cid, "number": section_no, "title": first["comparison_title"],
+            "description": first.get("description") or "",
+            "baseline": next((instance_label(r) for r in comp_rows.iter_rows(named=True) if r["is_baseline"]), None),
+            "benchmarks": benches,
+            "history_fig": history_fig,
+            "history_svg": charts.price_history_chart(series, "On-demand price (USD per hour)"),
+            "history_alt": "Step chart of each compared instance's on-demand hourly price over the price snapshots: "
+                           + "; ".join(f"{k}: " + ", ".join(f"{d.isoformat()} {fmt.usd_hour(p)}" for d, p in v) for k, v in series.items()) + ".",
+        })
+
+    summary = [
+        {
+            "comparison": s["title"], "anchor": b["anchor"], "benchmark": b["short"], "cheapest": b["cheapest"],
+            "cheapest_cost": b["cheapest_cost"], "cheapest_savings": b["cheapest_savings"], "baseline": b["baseline"],
+            "fastest": b["fastest"], "fastest_time": b["fastest_time"], "front": b["front"],
+        }
+        for s in sections for b in s["benchmarks"]
+    ]
+
+    changed = price_changes.filter(pl.col("previous_as_of").is_not_null() & (pl.col("change_pct").abs() > 1e-9))
+    changes = {
+        "previous_date": dates.get("previous_price_date"),
+        "prices": [
+            {"instance": instance_label(r), "region": r["region"],
+             "previous": fmt.usd_hour(r["previous_usd_per_hour"]), "previous_as_of": fmt.day(r["previous_as_of"]),
+             "current": fmt.usd_hour(r["current_usd_per_hour"]), "current_as_of": fmt.day(r["current_as_of"]),
+             "change": fmt.pct(r["change_pct"])}
+            for r in changed.sort("change_pct").iter_rows(named=True)
+        ],
+        "new": [instance_label(r) for r in price_changes.filter(pl.col("previous_as_of").is_null() & (pl.col("current_as_of") == dates["price_date"])).iter_rows(named=True)]
+        if dates.get("previous_price_date") else [],
+        "costs": [
+            {"comparison": r["comparison"], "benchmark": labels.short_benchmark(r["benchmark"]), "instance": instance_label(r),
+             "previous": fmt.usd(r["previous_cost_usd"]), "current": fmt.usd(r["current_cost_usd"]),
+             "change": fmt.pct(r["cost_change_pct"]),
+             "rank": (f"{r['previous_rank']} → {r['current_rank']}" if r["previous_rank"] != r["current_rank"] else f"{r['current_rank']} (same)")}
+            for r in cost_changes.filter(
+                pl.col("cost_change_pct").is_not_null() & (pl.col("cost_change_pct").abs() > 1e-9)
+                | (pl.col("previous_rank") != pl.col("current_rank"))
+            ).iter_rows(named=True)
+        ],
+    }
+    comparison_titles = {s["id"]: s["title"] for s in sections}
+    for c in changes["costs"]:
+        c["comparison"] = comparison_titles.get(c["comparison"], c["comparison"])
+    if changes["prices"]:
+        changes["table_no"] = numbering.table()
+
+    appendix_table = numbering.table()
+    return {
+        "title": settings["title"],
+        "subtitle": settings.get("subtitle") or "",
+        "author": settings.get("author") or "",
+        "price_date": fmt.day(dates["price_date"]),
+        "previous_price_date": fmt.day(dates.get("previous_price_date")) if dates.get("previous_price_date") else None,
+        "generated_on": fmt.day(generated_on),
+        "benchmarks": [labels.short_benchmark(b) for b in settings.get("benchmarks") or []],
+        "summary": summary,
+        "sections": sections,
+        "changes": changes,
+        "changes_section": len(sections) + 2,
+        "methodology_section": len(sections) + 3,
+        "inputs": [
+            {"kind": r["kind"], "file": r["file"], "rows": r["rows"], "sha256": r["sha256"], "bytes": r["bytes"]}
+            for r in input_files.iter_rows(named=True)
+        ],
+        "appendix_table": appendix_table,
+        "counts": {"figures": numbering.figures, "tables": numbering.tables, "footnotes": numbering.footnotes},
+    }

@@ -1,0 +1,32 @@
+"""Human names for benchmarks and providers."""
+
+BENCHMARKS = {
+    "resnet": "ResNet-50 (image classification, ImageNet)",
+    "bert": "BERT-Large (language model, Wikipedia)",
+    "dlrm": "DLRM (recommendation, Criteo 1TB)",
+    "dlrm_dcnv2": "DLRM DCNv2 (recommendation, Criteo 4TB)",
+    "maskrcnn": "Mask R-CNN (object segmentation, COCO)",
+    "ssd": "SSD (object detection)",
+    "rnnt": "RNN-T (speech recognition, LibriSpeech)",
+    "unet3d": "3D U-Net (medical imaging, KiTS19)",
+    "minigo": "MiniGo (reinforcement learning)",
+    "gpt3": "GPT-3 175B (language model)",
+    "llama2_70b_lora": "Llama 2 70B LoRA (fine-tuning)",
+    "stable_diffusion": "Stable Diffusion (text to image)",
+}
+
+SHORT_BENCHMARKS = {"resnet": "ResNet-50", "bert": "BERT-Large", "dlrm": "DLRM"}
+
+PROVIDERS = {"aws": "AWS", "gcp": "GCP", "azure": "Azure"}
+
+
+def benchmark(name: str) -> str:
+    return BENCHMARKS.get(name, name)
+
+
+def short_benchmark(name: str) -> str:
+    return SHORT_BENCHMARKS.get(name, BENCHMARKS.get(name, name).split(" (")[0])
+
+
+def provider(name: str) -> str:
+    return PROVIDERS.get(name, name)

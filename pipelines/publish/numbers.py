@@ -1,0 +1,49 @@
+"""Numbers formatted once, here; the tables, charts and summary all show these same strings."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+NO_RESULT = "no result"
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def usd(value: float | None, digits: int = 2) -> str:
+    return "–" if _missing(value) else f"${value:,.{digits}f}"
+
+
+def usd_hour(value: float | None) -> str:
+    return "–" if _missing(value) else f"${value:,.4f}"
+
+
+def minutes(value: float | None) -> str:
+    if _missing(value):
+        return NO_RESULT
+    if value < 60:
+        return f"{value:,.1f} min"
+    hours, rest = divmod(value, 60)
+    return f"{int(hours)} h {rest:04.1f} min"
+
+
+def pct(value: float | None, signed: bool = True) -> str:
+    if _missing(value):
+        return "–"
+    if abs(value) < 0.05:
+        return "0.0%"
+    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+
+
+def times(value: float | None) -> str:
+    return "–" if _missing(value) else f"{value:.2f}×"
+
+
+def count(value: float | None) -> str:
+    return "–" if _missing(value) else f"{value:,.0f}"
+
+
+def day(value: date | None) -> str:
+    return "–" if value is None else value.isoformat()

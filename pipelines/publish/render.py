@@ -1,0 +1,72 @@
+"""HTML from the Jinja template and PDF from that same HTML with WeasyPrint.
+
+Safety: Jinja autoescapes every value, so names and notes from input files come out as inert
+text; WeasyPrint gets a URL fetcher that serves `data:` URLs and files inside templates/ only,
+so no local file and no network URL is ever read while rendering.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import date, datetime, time, timezone
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import jinja2
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher
+
+from pipelines.config import TEMPLATES_DIR
+
+TEMPLATE = "report.html.j2"
+
+
+def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates)),
+        autoescape=True,  # every template, whatever its file name
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_html(context: dict, templates: Path = TEMPLATES_DIR) -> str:
+    css = (templates / "report.css").read_text(encoding="utf-8")
+    return environment(templates).get_template(TEMPLATE).render(css=css, **context)
+
+
+class TemplatesOnlyFetcher(URLFetcher):
+    """Serves data: URLs and files inside the templates folder; refuses everything else."""
+
+    def __init__(self, templates: Path = TEMPLATES_DIR):
+        super().__init__(allowed_protocols={"data", "file"}, allow_redirects=False)
+        self.templates = templates.resolve()
+        self.refused: list[str] = []
+
+    def fetch(self, url, headers=None):
+        scheme = url.split(":", 1)[0].lower()
+        if scheme == "file":
+            target = Path(unquote(urlparse(url).path)).resolve()
+            if not target.is_relative_to(self.templates):
+                return self._refuse(url)
+        elif scheme != "data":
+            return self._refuse(url)
+        return super().fetch(url, headers)
+
+    def _refuse(self, url: str):
+        self.refused.append(url)
+        raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
+
+
+def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:
+    """A tagged PDF (PDF/UA-1); its creation date is fixed to `created` so the bytes repeat."""
+    document = HTML(string=html, base_url=str(templates) + "/", url_fetcher=fetcher or TemplatesOnlyFetcher(templates))
+    stamp = datetime.combine(created, time(0, 0), tzinfo=timezone.utc).isoformat()
+    buffer = io.BytesIO()
+    rendered = document.render(pdf_variant="pdf/ua-1")
+    rendered.metadata.created = stamp
+    rendered.metadata.modified = stamp
+    rendered.write_pdf(buffer, pdf_variant="pdf/ua-1")
+    return buffer.getvalue()

@@ -1,0 +1,79 @@
+"""The embedded DuckDB warehouse: connections that wait for the single writer, and SQL from sql/.
+
+DuckDB allows one writing process per file. Two runs started at the same moment (the sensor and
+the schedule, or two `make report`) would otherwise fail with a lock error, so opening the file
+retries until the other writer has finished, up to a timeout.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+import polars as pl
+
+from pipelines.config import SQL_DIR
+
+LOCK_WAIT_SECONDS = 600.0
+
+
+@contextmanager
+def connect(path: Path, read_only: bool = False, wait: float = LOCK_WAIT_SECONDS) -> Iterator[duckdb.DuckDBPyConnection]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + wait
+    delay = 0.05
+    while True:
+        try:
+            conn = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def sql_text(name: str) -> str:
+    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def create_table(conn: duckdb.DuckDBPyConnection, name: str, **inputs: pl.DataFrame) -> int:
+    """Run sql/<name>.sql, which creates table <name> from the frames given as views; returns rows.
+
+    The frames are registered under their keyword names for the statement only. The statement
+    runs in a transaction, so a failure leaves the previous table in place.
+    """
+    for view, frame in inputs.items():
+        conn.register(view, frame.to_arrow())
+    try:
+        conn.execute("begin transaction")
+        conn.execute(sql_text(name))
+        conn.execute("commit")
+    except Exception:
+        conn.execute("rollback")
+        raise
+    finally:
+        for view in inputs:
+            conn.unregister(view)
+    return table_rows(conn, name)
+
+
+def replace_table(conn: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame) -> int:
+    """Write a mart computed in polars; same transaction guarantee as create_table."""
+    return create_table(conn, name, **{f"{name}_frame": frame})
+
+
+def table_rows(conn: duckdb.DuckDBPyConnection, name: str) -> int:
+    # table names come from our own sql/ file names, never from input data
+    return conn.sql(f"select count(*) from {name}").fetchall()[0][0]
+
+
+def read_table(conn: duckdb.DuckDBPyConnection, name: str) -> pl.DataFrame:
+    return conn.sql(f"select * from {name}").pl()

@@ -1,0 +1,16 @@
+-- MLPerf scores in long form: one row per (round, system, benchmark) with a time to train.
+create or replace table stg_results as
+select
+    round::varchar                   as round,
+    submitter::varchar               as submitter,
+    system::varchar                  as system,
+    benchmark::varchar               as benchmark,
+    time_to_train_minutes::double    as time_to_train_minutes,
+    runs::integer                    as runs,
+    dropped_runs::integer            as dropped_runs,
+    samples_per_second::double       as samples_per_second,
+    origin::varchar                  as origin,
+    file::varchar                    as file,
+    line::varchar                    as line
+from results_in
+order by system, benchmark, round;

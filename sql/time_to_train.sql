@@ -1,0 +1,12 @@
+-- Time to train per (system, benchmark): the newest round that scored it.
+create or replace table time_to_train as
+select
+    system, benchmark, round, submitter, time_to_train_minutes, runs, dropped_runs,
+    samples_per_second, origin, file, line
+from stg_results
+where time_to_train_minutes is not null
+qualify row_number() over (
+    partition by system, benchmark
+    order by string_split(ltrim(round, 'v'), '.')::integer[] desc nulls last, file
+) = 1
+order by system, benchmark;
