@@ -1,0 +1,81 @@
+"""`python -m pipelines.cli report`: run every asset in process and say where the report is.
+
+Bad input ends the run with one line naming the file, the place and the problem (exit 1),
+never a stack trace; the published report is left as it was. Runs are recorded in the
+project's DAGSTER_HOME, so they show in the Dagster UI with their lineage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from pathlib import Path
+
+from pipelines.config import REPO_ROOT, Paths
+
+
+def _dagster_home() -> None:
+    home = Path(os.environ.setdefault("DAGSTER_HOME", str(REPO_ROOT / ".dagster_home")))
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    template = REPO_ROOT / "dagster.yaml"
+    if not config.exists() and template.exists():
+        config.write_text(template.read_text())
+
+
+def failure_reason(result) -> str:
+    """The first failed step's error, reduced to one line (InputError text when that is the cause)."""
+    from pipelines.errors import InputError
+
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            error = event.step_failure_data.error
+            chain = []
+            while error is not None:
+                chain.append(error)
+                error = error.cause
+            for err in chain:
+                if err.cls_name == InputError.__name__:
+                    return f"bad input: {err.message.split(': ', 1)[1].strip() if err.message.startswith(InputError.__name__) else err.message.strip()}"
+            return f"step {event.step_key} failed: {chain[-1].message.strip().splitlines()[0]}"
+        if event.event_type_value == "ASSET_CHECK_EVALUATION":
+            data = event.event_specific_data.asset_check_evaluation
+            if not data.passed:
+                return f"check {data.check_name} on {data.asset_key.to_user_string()} failed: {data.description}"
+    return "the run failed (see the Dagster UI for the step that failed)"
+
+
+def run_report() -> int:
+    _dagster_home()
+    import dagster as dg
+
+    from pipelines.definitions import defs
+
+    warnings.filterwarnings("ignore", category=dg.BetaWarning)
+    job = defs().resolve_implicit_global_asset_job_def()
+    with dg.DagsterInstance.get() as instance:
+        quiet = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+        result = job.execute_in_process(run_config=quiet, instance=instance, raise_on_error=False)
+    if not result.success:
+        print(f"error: {failure_reason(result)}", file=sys.stderr)
+        return 1
+    published = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "published_report"]
+    meta = published[-1].materialization.metadata if published else {}
+    reports = Paths.from_env().reports_dir
+    print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
+    print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
+    print(f"index:  {reports / 'index.html'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pipelines.cli", description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["report"])
+    parser.parse_args(argv)
+    return run_report()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
