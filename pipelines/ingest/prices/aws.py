@@ -78,21 +78,20 @@ def _read_head(path: Path) -> tuple[dict[str, tuple[int, str]], list[str]]:
         head = handle.read(_HEAD_BYTES)
     text = head.decode("utf-8-sig", errors="replace")
     lines = text.splitlines(keepends=True)
-    if len(lines) < 7 and len(head) == _HEAD_BYTES:
-        raise InputError(path, None, "AWS Price List CSV: no header line within the first 64 KiB")
-    if len(lines) < 7:
-        raise InputError(path, len(lines) + 1, "AWS Price List CSV has no rows after its header")
+    complete = lines if len(head) < _HEAD_BYTES else lines[:-1]  # the last may be cut at 64 KiB
     try:
-        parsed = list(csv.reader(io.StringIO("".join(lines[:6]), newline="")))
+        parsed = list(csv.reader(io.StringIO("".join(complete[:6]), newline="")))
     except csv.Error as exc:
         raise InputError(path, 1, f"AWS Price List CSV head is not valid CSV: {exc}") from None
-    if len(parsed) != 6:
-        raise InputError(path, 1, "AWS Price List CSV: expected 5 metadata lines and a header")
     metadata: dict[str, tuple[int, str]] = {}
     for number, cells in enumerate(parsed[:5], start=1):
         if len(cells) < 2 or cells[0].strip() not in METADATA_KEYS:
             raise InputError(path, number, f"expected a metadata line ({', '.join(METADATA_KEYS)}), found {cells[:2]!r}")
         metadata[cells[0].strip()] = (number, cells[1].strip())
+    if len(parsed) < 6:
+        raise InputError(path, len(parsed) + 1, "AWS Price List CSV: expected 5 metadata lines and a header line")
+    if len(complete) < 7:
+        raise InputError(path, 7, "AWS Price List CSV has no rows after its header")
     for name in ("Publication Date", "OfferCode"):
         if name not in metadata:
             raise InputError(path, None, f"AWS Price List CSV lacks the {name!r} metadata line")
