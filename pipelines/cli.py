@@ -41,7 +41,7 @@ def failure_reason(result) -> str:
                     return f"bad input: {err.message.split(': ', 1)[1].strip() if err.message.startswith(InputError.__name__) else err.message.strip()}"
             return f"step {event.step_key} failed: {chain[-1].message.strip().splitlines()[0]}"
         if event.event_type_value == "ASSET_CHECK_EVALUATION":
-            data = event.event_specific_data.asset_check_evaluation
+            data = event.event_specific_data
             if not data.passed:
                 return f"check {data.check_name} on {data.asset_key.to_user_string()} failed: {data.description}"
     return "the run failed (see the Dagster UI for the step that failed)"

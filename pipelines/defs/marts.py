@@ -10,7 +10,7 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.fingerprint import file_sha256
+from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import price_changes as compute_price_changes, prices_in_force
@@ -90,6 +90,15 @@ def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "cost_changes")
 
 
+def _digest(raw: Path, name: str) -> tuple[str, int]:
+    """SHA-256 and size of an input file; for a result tree, one hash over all its files."""
+    path = raw / name
+    if path.is_dir():
+        files = list_files(path)
+        return fingerprint(files, path), sum(f.stat().st_size for f in files)
+    return file_sha256(path), path.stat().st_size
+
+
 STAGED_FILES = {  # staging table -> kind shown in the appendix
     "stg_prices": "prices", "stg_instances": "instances", "stg_mappings": "mappings",
     "stg_results": "results", "stg_throughput": "throughput", "stg_systems": "systems",
@@ -97,7 +106,7 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL,
-          deps=list(STAGED_FILES) + ["stg_comparisons"],
+          deps=list(STAGED_FILES) + ["stg_comparisons", "stg_mlperf_scores"],
           description="Every input file the report rests on, with its SHA-256 and the rows taken from it.")
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -107,10 +116,14 @@ def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
         ] + [conn.sql("select 'report config' as kind, config_path as file, 1::bigint as rows from stg_report_settings").pl()])
         counts = counts.with_columns(pl.col("file").str.replace(r"^(.*?\.[a-zA-Z0-9]+)(:.*)?$", "$1"))
         counts = counts.group_by("kind", "file").agg(pl.col("rows").sum()).sort("kind", "file")
-        raw = settings.raw
+        trees = conn.sql("select tree as file, count(*)::bigint as rows from stg_mlperf_scores group by tree").pl()
+        counts = pl.concat([
+            counts.filter(~pl.col("file").is_in(trees["file"].implode())),
+            trees.select(pl.lit("mlperf tree").alias("kind"), "file", "rows"),
+        ])
         counts = counts.with_columns(
-            pl.col("file").map_elements(lambda f: file_sha256(Path(raw) / f), return_dtype=pl.Utf8).alias("sha256"),
-            pl.col("file").map_elements(lambda f: (Path(raw) / f).stat().st_size, return_dtype=pl.Int64).alias("bytes"),
-        )
+            pl.col("file").map_elements(lambda f: _digest(settings.raw, f)[0], return_dtype=pl.Utf8).alias("sha256"),
+            pl.col("file").map_elements(lambda f: _digest(settings.raw, f)[1], return_dtype=pl.Int64).alias("bytes"),
+        ).sort("kind", "file")
         replace_table(conn, "input_files", counts)
         return _done(conn, "input_files")

@@ -27,9 +27,9 @@ def generated_on() -> date:
     return now.date()
 
 
-def _tables(settings: PipelineSettings) -> dict[str, pl.DataFrame]:
+def _tables(settings: PipelineSettings, names: list[str] = MARTS) -> dict[str, pl.DataFrame]:
     with settings.connect(read_only=False) as conn:
-        return {name: read_table(conn, name) for name in MARTS}
+        return {name: read_table(conn, name) for name in names}
 
 
 def report_context(tables: dict[str, pl.DataFrame]) -> dict:
@@ -75,19 +75,22 @@ EXPORTS = {  # file name -> (mart, columns first)
     "cost_changes": ("cost_changes", None),
     "time_to_train": ("time_to_train", None),
     "input_files": ("input_files", None),
+    "mlperf_scores": ("stg_mlperf_scores", ["round", "submitter", "system", "benchmark", "runs", "dropped_runs",
+                                            "time_to_train_minutes", "reason", "samples_per_second", "tree"]),
+    "mlperf_runs": ("stg_mlperf_runs", None),
 }
 
 
-@dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=MARTS[:6],
+@dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=MARTS[:6] + ["stg_mlperf_scores", "stg_mlperf_runs"],
           description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
 def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    tables = _tables(settings)
+    tables = _tables(settings, MARTS + ["stg_mlperf_scores", "stg_mlperf_runs"])
     folder = build_dir(settings.reports, context.run_id) / "data"
     written = []
     for name, (mart, first) in EXPORTS.items():
         frame = tables[mart]
         if first:
-            frame = frame.select(first + [c for c in frame.columns if c not in first and name == "cost_to_train"])
+            frame = frame.select(first + [c for c in frame.columns if c not in first])
         written += write_table(folder, name, frame)
     return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written))})
 

@@ -90,11 +90,20 @@ def summary_results(files: list[Path]) -> pl.DataFrame:
     return pl.concat(frames) if frames else pl.DataFrame(schema=RESULT_COLUMNS)
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results"], pool=POOL,
-          description="MLPerf times to train from result-summarizer CSVs, one row per round, system and benchmark.")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores"], pool=POOL,
+          description="MLPerf times to train, one row per round, system and benchmark: scored from the result trees "
+                      "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
 def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    frame = summary_results(_files(settings, "results", "*.csv"))
-    return _load(context, settings, "stg_results", results_in=_relative(frame, settings.raw))
+    from_csv = _relative(summary_results(_files(settings, "results", "*.csv")), settings.raw)
+    with settings.connect() as conn:
+        from_trees = conn.sql(
+            "select round, submitter, system, benchmark, time_to_train_minutes, runs::bigint as runs, "
+            "dropped_runs::bigint as dropped_runs, samples_per_second, 'MLPerf result tree' as origin, "
+            "tree as file, null::varchar as line from stg_mlperf_scores where time_to_train_minutes is not null"
+        ).pl()
+    keys = ["round", "system", "benchmark"]
+    frame = pl.concat([from_trees.cast(RESULT_COLUMNS), from_csv.join(from_trees.select(keys), on=keys, how="anti")])
+    return _load(context, settings, "stg_results", results_in=frame)
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
@@ -125,10 +134,13 @@ def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -
                                      "framework", "software", "operating_system", "file")}
         | {k: pl.Int64 for k in ("number_of_nodes", "accelerators_per_node", "accelerators_total", "host_processors_per_node")}
     )
-    dup = frame.filter(pl.col("system").is_duplicated())
-    if dup.height:
-        raise InputError(dup["file"][-1], None, f"systems JSON {dup['system'][-1]!r} is given twice (also {dup['file'][0]})")
-    return _load(context, settings, "stg_systems", systems_in=_relative(frame, settings.raw))
+    # The same system may come both from systems/ and from a result tree (or two trees): the first
+    # wins, systems/ before mlperf/, so a curated copy in systems/ overrides a tree's.
+    shadowed = frame.filter(pl.col("system").is_duplicated() & ~pl.col("system").is_first_distinct())
+    frame = frame.filter(pl.col("system").is_first_distinct())
+    result = _load(context, settings, "stg_systems", systems_in=_relative(frame, settings.raw))
+    result.metadata["shadowed_files"] = dg.MetadataValue.md("\n".join(f"- {f}" for f in shadowed["file"]) or "none")
+    return result
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,

@@ -36,4 +36,4 @@ def fingerprint(files: Iterable[Path], root: Path) -> str:
     for path in files:
         digest.update(str(path.relative_to(root)).encode() + b"\0" + file_sha256(path).encode() + b"\n")
         count += 1
-    return digest.hexdigest()[:16] if count else "empty"
+    return digest.hexdigest() if count else "empty"

@@ -11,6 +11,8 @@
     baseline = "aws/p3.16xlarge"       # provider/instance_type, one of `instances`
     instances = ["aws/p4d.24xlarge", "aws/p3.16xlarge"]
     benchmarks = ["resnet"]            # optional; default: the report's benchmarks
+    mlperf_trees = ["/data/training_results_v1.0"]  # optional: more MLPerf result trees on disk,
+                                       # besides RAW_DIR/mlperf/ (relative paths: to RAW_DIR)
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class ReportConfig:
     regions: dict[str, str]
     comparisons: tuple[Comparison, ...]
     price_date: date | None
+    mlperf_trees: tuple[Path, ...] = ()
 
 
 def _instance(path: Path, where: str, text: object) -> Instance:
@@ -136,6 +139,10 @@ def parse_report_config(path: Path) -> ReportConfig:
         comparisons.append(Comparison(cid, item["title"], baseline, instances, comp_benchmarks,
                                       str(item.get("description", ""))))
 
+    trees = data.get("mlperf_trees", [])
+    if not isinstance(trees, list) or not all(isinstance(t, str) and t for t in trees):
+        raise InputError(path, "mlperf_trees", "must be a list of folder paths")
+
     return ReportConfig(
         title=title,
         subtitle=str(data.get("subtitle", "")),
@@ -144,4 +151,5 @@ def parse_report_config(path: Path) -> ReportConfig:
         regions=dict(regions),
         comparisons=tuple(comparisons),
         price_date=price_date,
+        mlperf_trees=tuple((path.parent / t).resolve() for t in trees),
     )

@@ -1,0 +1,55 @@
+"""MLPerf result trees (RAW_DIR/mlperf/ and report.toml's mlperf_trees) scored by the official rules."""
+
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+
+from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.resources import PipelineSettings
+from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
+from pipelines.ingest.report_config import parse_report_config
+from pipelines.warehouse import create_table
+
+
+def tree_roots(raw: Path) -> list[Path]:
+    """Each folder under RAW_DIR/mlperf/ is one tree (training_results_vX.Y); report.toml may add more."""
+    local = sorted(p for p in (raw / "mlperf").iterdir() if p.is_dir() and not p.name.startswith(".")) \
+        if (raw / "mlperf").is_dir() else []
+    config = raw / "report.toml"
+    extra = list(parse_report_config(config).mlperf_trees) if config.exists() else []
+    return local + extra
+
+
+def _shown(root: Path, raw: Path) -> str:
+    return str(root.relative_to(raw)) if root.is_relative_to(raw) else str(root)
+
+
+@dg.multi_asset(
+    group_name="staging",
+    pool=POOL,
+    specs=[
+        dg.AssetSpec("stg_mlperf_runs", kinds={"duckdb", "polars"}, deps=["raw_mlperf", "raw_report_config"],
+                     description="Every MLPerf result file in the trees: minutes, status, and why a run was dropped."),
+        dg.AssetSpec("stg_mlperf_scores", kinds={"duckdb", "polars"}, deps=["raw_mlperf", "raw_report_config"],
+                     description="MLPerf scores from the trees, by the official rules of each round: olympic mean of "
+                                 "the required runs, at most one failed run (four for unet3d), scaling.json applied."),
+    ],
+)
+def stg_mlperf(settings: PipelineSettings):
+    runs_parts, score_parts = [], []
+    for root in tree_roots(settings.raw):
+        runs, scores = score_trees([root])
+        shown = _shown(root, settings.raw)
+        # run_file is relative to the tree's parent folder; show it as the tree is shown
+        parent = str(Path(shown).parent)
+        prefix = "" if parent == "." else parent + "/"
+        runs_parts.append(runs.with_columns((pl.lit(prefix) + pl.col("run_file")).alias("run_file")))
+        score_parts.append(scores.with_columns(tree=pl.lit(shown)))
+    runs = pl.concat(runs_parts) if runs_parts else pl.DataFrame(schema=RUNS_SCHEMA)
+    scores = pl.concat(score_parts) if score_parts else pl.DataFrame(schema=SCORES_SCHEMA | {"tree": pl.Utf8})
+    with settings.connect() as conn:
+        create_table(conn, "stg_mlperf_runs", runs_in=runs)
+        create_table(conn, "stg_mlperf_scores", scores_in=scores)
+        yield dg.MaterializeResult(asset_key="stg_mlperf_runs", metadata=table_metadata(conn, "stg_mlperf_runs"))
+        yield dg.MaterializeResult(asset_key="stg_mlperf_scores", metadata=table_metadata(conn, "stg_mlperf_scores", preview=True))
