@@ -7,6 +7,7 @@ from datetime import date, datetime, timezone
 import dagster as dg
 import polars as pl
 
+from pipelines.defs.metadata import POOL, REGENERATE
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.publish.context import build_context
@@ -42,22 +43,22 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
     )
 
 
-@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=MARTS[:6],
+@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=MARTS[:6], pool=POOL, automation_condition=REGENERATE,
           description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
                       "build folder; published by published_report.")
 def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     tables = _tables(settings)
     html = render_html(report_context(tables))
-    path = build_dir(settings.reports, context.run_id) / "report.html"
+    path = build_dir(settings.reports, context.run.run_id) / "report.html"
     write_atomic(path, html.encode("utf-8"))
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode())})
 
 
-@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"],
+@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"], pool=POOL, automation_condition=REGENERATE,
           description="The report as a tagged PDF (WeasyPrint, PDF/UA-1) from the same HTML: page numbers, table of "
                       "contents, footnotes on the page of their call.")
 def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    folder = build_dir(settings.reports, context.run_id)
+    folder = build_dir(settings.reports, context.run.run_id)
     html_path = folder / "report.html"
     if not html_path.exists():
         raise dg.Failure(f"{html_path} is missing: materialize report_html in the same run as report_pdf")
@@ -68,44 +69,47 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf)})
 
 
-EXPORTS = {  # file name -> (mart, columns first)
-    "cost_to_train": ("cost_to_train", EXPORT_COLUMNS),
-    "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source"]),
-    "price_changes": ("price_changes", None),
-    "cost_changes": ("cost_changes", None),
-    "time_to_train": ("time_to_train", None),
-    "input_files": ("input_files", None),
+# file name -> (table, columns): the contract's columns first; `exact` files carry only those.
+EXPORTS = {
+    "cost_to_train": ("cost_to_train", EXPORT_COLUMNS, False),
+    "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source"], True),
+    "price_changes": ("price_changes", None, False),
+    "cost_changes": ("cost_changes", None, False),
+    "time_to_train": ("time_to_train", None, False),
+    "input_files": ("input_files", None, False),
     "mlperf_scores": ("stg_mlperf_scores", ["round", "submitter", "system", "benchmark", "runs", "dropped_runs",
-                                            "time_to_train_minutes", "reason", "samples_per_second", "tree"]),
-    "mlperf_runs": ("stg_mlperf_runs", None),
+                                            "time_to_train_minutes"], False),
+    "mlperf_runs": ("stg_mlperf_runs", None, False),
 }
 
 
 @dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=MARTS[:6] + ["stg_mlperf_scores", "stg_mlperf_runs"],
+          pool=POOL, automation_condition=REGENERATE,
           description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
 def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     tables = _tables(settings, MARTS + ["stg_mlperf_scores", "stg_mlperf_runs"])
-    folder = build_dir(settings.reports, context.run_id) / "data"
+    folder = build_dir(settings.reports, context.run.run_id) / "data"
     written = []
-    for name, (mart, first) in EXPORTS.items():
+    for name, (mart, first, exact) in EXPORTS.items():
         frame = tables[mart]
         if first:
-            frame = frame.select(first + [c for c in frame.columns if c not in first])
+            frame = frame.select(first + ([] if exact else [c for c in frame.columns if c not in first]))
         written += write_table(folder, name, frame)
     return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written))})
 
 
 @dg.asset(group_name="report", kinds={"python"}, deps=["report_html", "report_pdf", "report_data"],
+          pool=POOL, automation_condition=REGENERATE,
           description="Publishes the run's report atomically to REPORTS_DIR/<price date>/ and REPORTS_DIR/latest/, "
                       "and lists it in REPORTS_DIR/index.html. A failed run never replaces a published report.")
 def published_report(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    folder = settings.reports / ".build" / context.run_id
+    folder = settings.reports / ".build" / context.run.run_id
     missing = [name for name in ("report.html", "report.pdf", "data") if not (folder / name).exists()]
     if missing:
         raise dg.Failure(f"the run's build folder lacks {', '.join(missing)}: nothing was published")
     with settings.connect() as conn:
         price_date, title = conn.sql("select d.price_date, s.title from report_dates d, stg_report_settings s").fetchall()[0]
-    target = publish(settings.reports, folder, price_date, context.run_id)
+    target = publish(settings.reports, folder, price_date, context.run.run_id)
     index = write_index(settings.reports, title)
     return dg.MaterializeResult(metadata={
         "path": dg.MetadataValue.path(str(target)),

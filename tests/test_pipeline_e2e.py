@@ -1,0 +1,105 @@
+"""The whole pipeline on the bundled data: exports, the PDF read back, checks that stop the report."""
+
+import re
+
+import dagster as dg
+import polars as pl
+import pytest
+from pypdf import PdfReader
+
+from pipelines.metrics.cost import EXPORT_COLUMNS
+from tests.pipeline_runner import make_dirs, pipeline_env, run_pipeline
+
+
+def test_definitions_load(tmp_path):
+    from pipelines.definitions import defs
+
+    with pipeline_env(make_dirs(tmp_path, raw_source=None)):
+        definitions = defs()
+        dg.Definitions.validate_loadable(definitions)
+        keys = {k.to_user_string() for k in definitions.resolve_all_asset_keys()}
+    for name in ("stg_prices", "stg_results", "time_to_train", "cost_to_train", "report_html", "report_pdf",
+                 "report_data", "published_report"):
+        assert name in keys
+
+
+def test_outputs_exist_with_contract_columns(bundled_run):
+    latest = bundled_run.reports / "latest"
+    dated = bundled_run.reports / "2025-06-01"
+    for folder in (latest, dated):
+        for name in ("report.html", "report.pdf", "data/cost_to_train.csv", "data/cost_to_train.parquet",
+                     "data/price_history.csv", "data/price_changes.csv"):
+            assert (folder / name).is_file(), name
+    csv = pl.read_csv(dated / "data" / "cost_to_train.csv", try_parse_dates=True)
+    assert csv.columns[: len(EXPORT_COLUMNS)] == EXPORT_COLUMNS
+    assert pl.read_parquet(dated / "data" / "cost_to_train.parquet").columns == csv.columns
+    history = pl.read_csv(dated / "data" / "price_history.csv")
+    assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source"]
+    assert history.height == 12  # every row of the three bundled snapshots
+
+
+def test_exported_figures_match_the_inputs(bundled_run):
+    csv = pl.read_csv(bundled_run.reports / "latest" / "data" / "cost_to_train.csv")
+    row = csv.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
+                     & (pl.col("instance_type") == "p4d.24xlarge")).row(0, named=True)
+    # p4d.24xlarge after the June 2025 cut: 21.957642 $/h; DGX A100 ResNet-50 v1.0: 28.770861 min
+    assert row["usd_per_hour"] == 21.957642
+    assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106)
+    assert row["cost_to_train_usd"] == pytest.approx(21.957642 * 28.770861111111106 / 60)
+    # baseline p3.16xlarge: 24.48 $/h x 71.278322 min (DGX-1, v0.7) = 29.0816 $
+    assert row["savings_pct"] == pytest.approx(100 * (1 - 10.529005 / 29.081555), abs=1e-4)
+    assert row["price_as_of"] == "2025-06-01"
+    dlrm_v100 = csv.filter((pl.col("benchmark") == "dlrm") & (pl.col("instance_type") == "p3.16xlarge"))
+    assert dlrm_v100["cost_to_train_usd"].to_list() == [None]  # no measured result: never zero
+
+
+@pytest.fixture(scope="module")
+def pdf_text(bundled_run):
+    reader = PdfReader(bundled_run.reports / "latest" / "report.pdf")
+    return reader, [page.extract_text() for page in reader.pages]
+
+
+def test_pdf_figures_match_inputs(pdf_text):
+    _, pages = pdf_text
+    text = re.sub(r"\s+", " ", " ".join(pages))
+    assert "Cost to train on cloud accelerators" in text
+    assert "2025-06-01" in text
+    # p4d ResNet-50: 21.957642 x 28.770861 / 60 = 10.529 -> "$10.53"; baseline 24.48 x 71.278322 / 60 -> "$29.08"
+    assert "$10.53" in text and "$29.08" in text
+    # Gaudi dl1.24xlarge BERT: 13.10904 x 164.367692 / 60 = 35.912 -> "$35.91"
+    assert "$35.91" in text
+    assert "$21.9576" in text  # the hourly price as listed
+    assert "no result" in text  # DLRM on V100 instances
+
+
+def test_pdf_has_toc_footnotes_and_page_numbers(pdf_text):
+    reader, pages = pdf_text
+    assert len(pages) >= 5
+    toc = re.sub(r"\s+", " ", pages[1])
+    assert "Contents" in toc and "Methodology" in toc
+    # every TOC line ends with a page number
+    assert re.search(r"Summary\s*\.*\s*\d+", toc)
+    last = re.sub(r"\s+", " ", pages[-1])
+    assert re.search(rf"Page {len(pages)} / {len(pages)}", last)
+    text = " ".join(pages)
+    # footnotes: a system configuration and a price's date and source
+    assert "AMD EPYC 7742" in text and "MXNet NVIDIA Release 21.05" in text
+    assert "AWS EC2 on-demand list price after the June 2025 P4/P5 price cut" in text
+
+
+def test_failing_check_stops_the_report(tmp_path):
+    dirs = make_dirs(tmp_path)
+    # the baseline of the Gaudi comparison loses its price: the coverage check must fail
+    prices = dirs.raw / "prices"
+    for f in prices.glob("*.csv"):
+        f.write_text("\n".join(line for line in f.read_text().splitlines() if ",p4d.24xlarge," not in line) + "\n")
+    result = run_pipeline(dirs)
+    assert not result.success
+    checks = [e.event_specific_data for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"]
+    failed = [c for c in checks if not c.passed]
+    assert [c.check_name for c in failed] == ["comparisons_are_covered"]
+    assert "report.toml comparisons[0].instances[0]: aws/p4d.24xlarge has no price in us-east-1" in failed[0].description
+    materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
+    assert "stg_prices" in materialized
+    assert not materialized & {"cost_to_train", "report_html", "report_pdf", "published_report"}
+    assert not (dirs.reports / "latest").exists()
