@@ -8,7 +8,7 @@ import dagster as dg
 import duckdb
 import polars as pl
 
-from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
@@ -21,7 +21,7 @@ def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
 
 
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results"], pool=POOL,
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results"], pool=POOL, automation_condition=REGENERATE,
           description="Time to train per measured system and benchmark: the newest round that scored it.")
 def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -30,6 +30,7 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_comparisons"], pool=POOL,
+          automation_condition=REGENERATE,
           description="The report's price date (report.toml, else the newest snapshot) and the snapshot before it.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -37,7 +38,7 @@ def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "report_dates")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices"], pool=POOL,
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices"], pool=POOL, automation_condition=REGENERATE,
           description="Every price snapshot ever loaded (exported as price_history.csv).")
 def price_history(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -60,7 +61,7 @@ def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     return compute_cost(inputs)
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
           deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons"],
           description="Cost to train, savings and speedup against the baseline, samples per dollar, price to beat "
                       "and the Pareto front, per comparison, benchmark and instance, at the report's price date.")
@@ -72,6 +73,7 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["report_dates", "price_history"],
+          automation_condition=REGENERATE,
           description="Previous and current price of every instance at the report date, and the change in percent.")
 def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -81,6 +83,7 @@ def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "report_dates"],
+          automation_condition=REGENERATE,
           description="What the price changes since the previous snapshot do to cost to train and to the ranking.")
 def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -105,7 +108,7 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 }
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL,
+@dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL, automation_condition=REGENERATE,
           deps=list(STAGED_FILES) + ["stg_comparisons", "stg_mlperf_scores"],
           description="Every input file the report rests on, with its SHA-256 and the rows taken from it.")
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:

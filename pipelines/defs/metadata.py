@@ -8,6 +8,13 @@ from pipelines.warehouse import table_rows
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
 
+# Marts and report assets: rebuild when an upstream asset changed outside a run that already
+# included them, never on top of a failed blocking check (eager() alone ignores those checks).
+# Why staging has no condition, and why this never double-runs the raw sensor: defs/automation.py.
+REGENERATE = (
+    dg.AutomationCondition.eager() & dg.AutomationCondition.all_deps_blocking_checks_passed()
+).with_label("eager, blocking checks passed")
+
 
 def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = False) -> dict:
     described = conn.sql(f"describe {table}").fetchall()

@@ -7,7 +7,7 @@ from datetime import date, datetime, timezone
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, REGENERATE
+from pipelines.defs.metadata import REGENERATE
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.publish.context import build_context
@@ -43,7 +43,7 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
     )
 
 
-@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=MARTS[:6], pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=MARTS[:6], automation_condition=REGENERATE,
           description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
                       "build folder; published by published_report.")
 def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
@@ -54,7 +54,7 @@ def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode())})
 
 
-@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"], pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"], automation_condition=REGENERATE,
           description="The report as a tagged PDF (WeasyPrint, PDF/UA-1) from the same HTML: page numbers, table of "
                       "contents, footnotes on the page of their call.")
 def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
@@ -84,7 +84,7 @@ EXPORTS = {
 
 
 @dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=MARTS[:6] + ["stg_mlperf_scores", "stg_mlperf_runs"],
-          pool=POOL, automation_condition=REGENERATE,
+          automation_condition=REGENERATE,
           description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
 def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     tables = _tables(settings, MARTS + ["stg_mlperf_scores", "stg_mlperf_runs"])
@@ -99,7 +99,7 @@ def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -
 
 
 @dg.asset(group_name="report", kinds={"python"}, deps=["report_html", "report_pdf", "report_data"],
-          pool=POOL, automation_condition=REGENERATE,
+          automation_condition=REGENERATE,
           description="Publishes the run's report atomically to REPORTS_DIR/<price date>/ and REPORTS_DIR/latest/, "
                       "and lists it in REPORTS_DIR/index.html. A failed run never replaces a published report.")
 def published_report(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
