@@ -88,6 +88,40 @@ def _bar_kind(row: dict) -> str:
     return "best" if row["cost_rank"] == 1 else "normal"
 
 
+def _since(rows: list[dict], changes: list[dict], previous_date, labels_by_key: dict) -> str:
+    """One sentence: what the last price snapshot changed about the cheapest instance of a benchmark."""
+    if previous_date is None:
+        return "first price snapshot: nothing to compare with"
+    now = [r for r in rows if r["cost_rank"] == 1]
+    before = [c for c in changes if c["previous_rank"] == 1]
+    if not now:
+        return "no measured result"
+    current = now[0]
+    key = (current["provider"], current["region"], current["instance_type"])
+    change = next((c for c in changes if (c["provider"], c["region"], c["instance_type"]) == key), None)
+    if before and (before[0]["provider"], before[0]["region"], before[0]["instance_type"]) != key:
+        was = before[0]
+        return (f"new cheapest; was {labels_by_key[(was['provider'], was['region'], was['instance_type'])]} "
+                f"({fmt.usd(was['previous_cost_usd'])})"
+                + (f", when {labels_by_key[key]} cost {fmt.usd(change['previous_cost_usd'])}"
+                   if change and change["previous_cost_usd"] is not None else ""))
+    if change and change["cost_change_pct"] is not None and abs(change["cost_change_pct"]) > 1e-9:
+        return (f"same cheapest; its cost {fmt.rose_fell(change['cost_change_pct'])} "
+                f"({fmt.usd(change['previous_cost_usd'])} → {fmt.usd(change['current_cost_usd'])})")
+    if change and change["previous_cost_usd"] is None:
+        return "no price on the previous snapshot"
+    return "unchanged"
+
+
+def _front_sentence(front: list[str], known: int) -> str:
+    if not front:
+        return ""
+    if len(front) == 1:
+        return f"{front[0]} alone is on the Pareto front: no other instance is faster or cheaper."
+    return (f"Pareto front: {', '.join(front)} — each is either faster or cheaper than every other; "
+            f"the other {known - len(front)} are matched or beaten on both time and cost.")
+
+
 def build_context(
     *,
     settings: dict,
@@ -102,13 +136,22 @@ def build_context(
     generated_on: date,
 ) -> dict:
     numbering = Numbering()
+    summary_table = numbering.table()  # the summary's table comes first in reading order
     systems_by_id = {r["system"]: r for r in systems.iter_rows(named=True)}
-    scores = {r["system"]: r for r in time_to_train.iter_rows(named=True)}  # newest round per system; see notes
     score_by_key = {(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)}
     price_lines = {
         (r["provider"], r["region"], r["instance_type"], r["as_of"]): f"{r['file']} line {r['line']}"
         for r in price_history.iter_rows(named=True)
     }
+    history_by_instance = {
+        key: frame.sort("as_of")
+        for key, frame in price_history.filter(pl.col("as_of") <= dates["price_date"])
+        .partition_by(["provider", "region", "instance_type"], as_dict=True, maintain_order=True).items()
+    }
+    changes_by_bench: dict[tuple, list[dict]] = {}
+    for r in cost_changes.iter_rows(named=True):
+        changes_by_bench.setdefault((r["comparison"], r["benchmark"]), []).append(r)
+    previous_date = dates.get("previous_price_date")
 
     comparison_ids = list(dict.fromkeys(cost["comparison"].to_list()))
     sections = []
@@ -116,6 +159,7 @@ def build_context(
         comp_rows = cost.filter(pl.col("comparison") == cid)
         first = comp_rows.row(0, named=True)
         notes_seen: dict[str, int] = {}
+        section_notes: list[dict] = []
 
         def footnote(key: str, text: str) -> dict:
             """A footnote at the first mention of a system or price within the comparison."""
@@ -123,11 +167,15 @@ def build_context(
                 return {"ref": notes_seen[key], "text": None}
             numbering.footnotes += 1
             notes_seen[key] = numbering.footnotes
-            return {"ref": numbering.footnotes, "text": text, "id": f"fn-{numbering.footnotes}"}
+            note = {"ref": numbering.footnotes, "text": text, "id": f"fn-{numbering.footnotes}"}
+            section_notes.append(note)
+            return note
 
         benches = []
-        for bench in list(dict.fromkeys(comp_rows["benchmark"].to_list())):
+        for bench_no, bench in enumerate(dict.fromkeys(comp_rows["benchmark"].to_list()), start=1):
             rows = comp_rows.filter(pl.col("benchmark") == bench).sort("position").to_dicts()
+            labels_by_key = {(r["provider"], r["region"], r["instance_type"]): instance_label(r) for r in rows}
+            short = labels.short_benchmark(bench)
             table_rows = []
             for r in rows:
                 score = score_by_key.get((r["system"], r["benchmark"])) if r["system"] else None
@@ -140,108 +188,141 @@ def build_context(
                     "system": r["system"] or "none",
                     "system_note": footnote(f"sys:{r['system']}:{bench}" if r["system"] else f"nosys:{r['instance_type']}:{bench}",
                                             _system_note(r["system"], systems_by_id, {r["system"]: score} if score else {}, r.get("mapping_note"))
-                                            if r["system"] else f"No measured {labels.short_benchmark(bench)} result for "
+                                            if r["system"] else f"No measured {short} result for "
                                             f"{r['instance_type']}: {r.get('mapping_note') or 'no mapping'}."),
                     "time": fmt.minutes(r["time_to_train_minutes"]),
                     "usd_per_hour": fmt.usd_hour(r["usd_per_hour"]),
-                    "price_note": footnote(f"price:{r['provider']}:{r['instance_type']}", _price_note(r, price_lines)),
+                    "price_note": footnote(f"price:{r['provider']}:{r['region']}:{r['instance_type']}", _price_note(r, price_lines)),
                     "cost": fmt.usd(r["cost_to_train_usd"]) if r["cost_to_train_usd"] is not None else fmt.NO_RESULT,
                     "savings": "baseline" if r["is_baseline"] else fmt.pct(r["savings_pct"]),
                     "speedup": fmt.times(r["speedup"]),
                     "samples_per_dollar": fmt.count(r["samples_per_dollar"]),
                     "price_to_beat": fmt.usd_hour(r["price_to_beat_baseline"]),
+                    "price_to_beat_baseline": "baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]),
+                    "price_to_beat_cheapest": "cheapest" if r["cost_rank"] == 1 else fmt.usd_hour(r["price_to_beat_cheapest"]),
                     "is_baseline": r["is_baseline"],
                     "is_cheapest": r["cost_rank"] == 1,
                     "on_front": bool(r["on_pareto_front"]),
                     "has_result": r["cost_to_train_usd"] is not None,
                 })
             known = [r for r in rows if r["cost_to_train_usd"] is not None]
+            baseline = next((r for r in rows if r["is_baseline"]), None)
             table_no = numbering.table()
             cost_fig = numbering.figure()
+            savings_fig = numbering.figure() if baseline and baseline["cost_to_train_usd"] is not None and known else None
+            pareto_fig = numbering.figure() if len(known) >= 2 else None
             bars = [charts.Bar(instance_label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r))
                     for r in rows]
             savings_bars = [charts.Bar(instance_label(r), r["savings_pct"], fmt.pct(r["savings_pct"]), _bar_kind(r))
                             for r in rows if not r["is_baseline"]]
-            baseline = next((r for r in rows if r["is_baseline"]), None)
-            savings_fig = numbering.figure() if baseline and baseline["cost_to_train_usd"] is not None and known else None
-            pareto_fig = numbering.figure() if len(known) >= 2 else None
-            cheapest = min(known, key=lambda r: r["cost_to_train_usd"]) if known else None
-            fastest = min(known, key=lambda r: r["time_to_train_minutes"]) if known else None
+            cheapest = min(known, key=lambda r: (r["cost_to_train_usd"], r["position"])) if known else None
+            fastest = min(known, key=lambda r: (r["time_to_train_minutes"], r["position"])) if known else None
+            front = [instance_label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
+                     if r["on_pareto_front"]]
+            # Break-even prices of the runner-up: the hourly price at which it would match the cheapest.
+            beaters = sorted((r for r in known if r["cost_rank"] != 1), key=lambda r: r["cost_to_train_usd"])
+            runner_up = beaters[0] if beaters else None
+            cost_alt = (f"Bar chart of the cost to train {short} on each instance: "
+                        + "; ".join(f"{b.label} {b.text if b.value is not None else 'no result'}" for b in bars) + ".")
+            savings_alt = (f"Bar chart of the savings against the baseline {instance_label(baseline)}: "
+                           + "; ".join(f"{b.label} {b.text if b.value is not None else 'no result'}" for b in savings_bars)
+                           + ".") if savings_fig else None
+            pareto_alt = (f"Scatter plot of time to train against cost to train for {short}: "
+                          + "; ".join(f"{instance_label(r)} {fmt.minutes(r['time_to_train_minutes'])}, {fmt.usd(r['cost_to_train_usd'])}"
+                                      for r in known)
+                          + ". On the Pareto front: " + ", ".join(front) + ".") if pareto_fig else None
             benches.append({
                 "benchmark": bench,
+                "number": f"{section_no}.{bench_no}",
                 "name": labels.benchmark(bench),
-                "short": labels.short_benchmark(bench),
+                "short": short,
                 "anchor": f"{cid}-{bench}",
                 "rows": table_rows,
                 "table_no": table_no,
                 "cost_fig": cost_fig,
-                "cost_svg": charts.bar_chart(bars, "Cost to train (USD)"),
-                "cost_alt": f"Bar chart of the cost to train {labels.short_benchmark(bench)} on each instance: "
-                            + "; ".join(f"{b.label} {b.text if b.value is not None else 'no result'}" for b in bars) + ".",
+                "cost_svg": charts.bar_chart(bars, "Cost to train (USD)", f"chart-{cost_fig}", cost_alt),
+                "cost_alt": cost_alt,
                 "savings_fig": savings_fig,
-                "savings_svg": charts.bar_chart(savings_bars, f"Savings against {instance_label(baseline)} (%)") if savings_fig else None,
-                "savings_alt": (f"Bar chart of the savings against the baseline {instance_label(baseline)}: "
-                                + "; ".join(f"{b.label} {b.text}" for b in savings_bars) + ".") if savings_fig else None,
+                "savings_svg": charts.bar_chart(savings_bars, f"Savings against {instance_label(baseline)} (%)",
+                                                f"chart-{savings_fig}", savings_alt, signed=True) if savings_fig else None,
+                "savings_alt": savings_alt,
                 "pareto_fig": pareto_fig,
                 "pareto_svg": charts.pareto_chart(
                     [(instance_label(r), r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"])) for r in known],
-                    "Time to train (minutes)", "Cost to train (USD)") if pareto_fig else None,
-                "pareto_alt": ("Scatter plot of time to train against cost to train; on the Pareto front: "
-                               + ", ".join(instance_label(r) for r in known if r["on_pareto_front"]) + ".") if pareto_fig else None,
-                "front": [instance_label(r) for r in known if r["on_pareto_front"]],
+                    "Time to train (minutes)", "Cost to train (USD)", f"chart-{pareto_fig}", pareto_alt) if pareto_fig else None,
+                "pareto_alt": pareto_alt,
+                "front": front,
+                "front_sentence": _front_sentence(front, len(known)),
                 "cheapest": instance_label(cheapest) if cheapest else None,
                 "cheapest_cost": fmt.usd(cheapest["cost_to_train_usd"]) if cheapest else None,
                 "cheapest_savings": fmt.pct(cheapest["savings_pct"]) if cheapest else None,
+                "cheapest_savings_words": (
+                    "is the baseline" if cheapest["is_baseline"] else "costs " + fmt.less_more(-cheapest["savings_pct"]) + " than the baseline"
+                ) if cheapest and cheapest["savings_pct"] is not None else None,
+                "cheapest_is_baseline": bool(cheapest and cheapest["is_baseline"]),
+                "cheapest_is_fastest": bool(cheapest and fastest and instance_label(cheapest) == instance_label(fastest)),
                 "fastest": instance_label(fastest) if fastest else None,
                 "fastest_time": fmt.minutes(fastest["time_to_train_minutes"]) if fastest else None,
+                "fastest_cost": fmt.usd(fastest["cost_to_train_usd"]) if fastest else None,
                 "baseline": instance_label(baseline) if baseline else None,
                 "baseline_cost": fmt.usd(baseline["cost_to_train_usd"]) if baseline and baseline["cost_to_train_usd"] is not None else None,
+                "runner_up": {
+                    "instance": instance_label(runner_up), "price": fmt.usd_hour(runner_up["usd_per_hour"]),
+                    "price_to_beat": fmt.usd_hour(runner_up["price_to_beat_cheapest"]),
+                    "cut": fmt.pct(100.0 * (1.0 - runner_up["price_to_beat_cheapest"] / runner_up["usd_per_hour"]), signed=False),
+                } if runner_up and runner_up["usd_per_hour"] else None,
+                "since": _since(rows, changes_by_bench.get((cid, bench), []), previous_date, labels_by_key),
                 "missing": [instance_label(r) for r in rows if r["cost_to_train_usd"] is None],
             })
         history_fig = numbering.figure()
         instances_here = comp_rows.select("provider", "region", "instance_type").unique(maintain_order=True)
         series = {}
         for inst in instances_here.iter_rows(named=True):
-            pts = price_history.filter(
-                (pl.col("provider") == inst["provider"]) & (pl.col("region") == inst["region"])
-                & (pl.col("instance_type") == inst["instance_type"]) & (pl.col("as_of") <= dates["price_date"])
-            ).sort("as_of")
-            points = [(r["as_of"], r["usd_per_hour"]) for r in pts.iter_rows(named=True)]
-            if points and points[-1][0] < dates["price_date"]:
-                points.append((dates["price_date"], points[-1][1]))  # the price stays in force up to the report date
+            pts = history_by_instance.get((inst["provider"], inst["region"], inst["instance_type"]))
+            points = [(r["as_of"], r["usd_per_hour"]) for r in pts.iter_rows(named=True)] if pts is not None else []
             series[instance_label(inst)] = points
+        history_alt = ("Step chart of each compared instance's on-demand hourly price over the price snapshots, "
+                       f"each price in force until the next snapshot or {fmt.day(dates['price_date'])}: "
+                       + "; ".join(f"{k}: " + (", ".join(f"{d.isoformat()} {fmt.usd_hour(p)}" for d, p in v) or "no price")
+                                   for k, v in series.items()) + ".")
         sections.append({
             "id": cid, "number": section_no, "title": first["comparison_title"],
             "description": first.get("description") or "",
             "baseline": next((instance_label(r) for r in comp_rows.iter_rows(named=True) if r["is_baseline"]), None),
             "benchmarks": benches,
             "history_fig": history_fig,
-            "history_svg": charts.price_history_chart(series, "On-demand price (USD per hour)"),
-            "history_alt": "Step chart of each compared instance's on-demand hourly price over the price snapshots: "
-                           + "; ".join(f"{k}: " + ", ".join(f"{d.isoformat()} {fmt.usd_hour(p)}" for d, p in v) for k, v in series.items()) + ".",
+            "history_svg": charts.price_history_chart(series, "On-demand price (USD per hour)", f"chart-{history_fig}", history_alt,
+                                                      until=dates["price_date"]),
+            "history_alt": history_alt,
+            "notes": section_notes,
         })
 
     summary = [
         {
-            "comparison": s["title"], "anchor": b["anchor"], "benchmark": b["short"], "cheapest": b["cheapest"],
-            "cheapest_cost": b["cheapest_cost"], "cheapest_savings": b["cheapest_savings"], "baseline": b["baseline"],
-            "fastest": b["fastest"], "fastest_time": b["fastest_time"], "front": b["front"],
+            "comparison": s["title"], "section": s["number"], "anchor": b["anchor"], "benchmark": b["short"],
+            "number": b["number"], "cheapest": b["cheapest"],
+            "cheapest_cost": b["cheapest_cost"], "cheapest_savings": b["cheapest_savings"],
+            "cheapest_savings_words": b["cheapest_savings_words"], "cheapest_is_baseline": b["cheapest_is_baseline"],
+            "cheapest_is_fastest": b["cheapest_is_fastest"], "baseline": b["baseline"], "baseline_cost": b["baseline_cost"],
+            "fastest": b["fastest"], "fastest_time": b["fastest_time"], "fastest_cost": b["fastest_cost"],
+            "front": b["front"], "since": b["since"], "runner_up": b["runner_up"], "missing": b["missing"],
+            "table_no": b["table_no"], "pareto_fig": b["pareto_fig"],
         }
         for s in sections for b in s["benchmarks"]
     ]
 
     changed = price_changes.filter(pl.col("previous_as_of").is_not_null() & (pl.col("change_pct").abs() > 1e-9))
     changes = {
-        "previous_date": dates.get("previous_price_date"),
+        "previous_date": previous_date,
         "prices": [
             {"instance": instance_label(r), "region": r["region"],
              "previous": fmt.usd_hour(r["previous_usd_per_hour"]), "previous_as_of": fmt.day(r["previous_as_of"]),
              "current": fmt.usd_hour(r["current_usd_per_hour"]), "current_as_of": fmt.day(r["current_as_of"]),
              "change": fmt.pct(r["change_pct"])}
-            for r in changed.sort("change_pct").iter_rows(named=True)
+            for r in changed.sort("change_pct", "provider", "region", "instance_type").iter_rows(named=True)
         ],
         "new": [instance_label(r) for r in price_changes.filter(pl.col("previous_as_of").is_null() & (pl.col("current_as_of") == dates["price_date"])).iter_rows(named=True)]
-        if dates.get("previous_price_date") else [],
+        if previous_date else [],
         "costs": [
             {"comparison": r["comparison"], "benchmark": labels.short_benchmark(r["benchmark"]), "instance": instance_label(r),
              "previous": fmt.usd(r["previous_cost_usd"]), "current": fmt.usd(r["current_cost_usd"]),
@@ -258,6 +339,8 @@ def build_context(
         c["comparison"] = comparison_titles.get(c["comparison"], c["comparison"])
     if changes["prices"]:
         changes["table_no"] = numbering.table()
+    if changes["costs"]:
+        changes["costs_table_no"] = numbering.table()
 
     appendix_table = numbering.table()
     return {
@@ -265,10 +348,11 @@ def build_context(
         "subtitle": settings.get("subtitle") or "",
         "author": settings.get("author") or "",
         "price_date": fmt.day(dates["price_date"]),
-        "previous_price_date": fmt.day(dates.get("previous_price_date")) if dates.get("previous_price_date") else None,
+        "previous_price_date": fmt.day(previous_date) if previous_date else None,
         "generated_on": fmt.day(generated_on),
         "benchmarks": [labels.short_benchmark(b) for b in settings.get("benchmarks") or []],
         "summary": summary,
+        "summary_table": summary_table,
         "sections": sections,
         "changes": changes,
         "changes_section": len(sections) + 2,

@@ -47,3 +47,21 @@ def count(value: float | None) -> str:
 
 def day(value: date | None) -> str:
     return "–" if value is None else value.isoformat()
+
+
+def less_more(change_pct: float | None) -> str:
+    """A relative difference in words: -63.8 -> '63.8% less', 27.5 -> '27.5% more'."""
+    if _missing(change_pct):
+        return "–"
+    if abs(change_pct) < 0.05:
+        return "the same"
+    return f"{abs(change_pct):.1f}% {'less' if change_pct < 0 else 'more'}"
+
+
+def rose_fell(change_pct: float | None) -> str:
+    """A change over time in words: -33.0 -> 'fell 33.0%', 5.0 -> 'rose 5.0%'."""
+    if _missing(change_pct):
+        return "–"
+    if abs(change_pct) < 0.05:
+        return "did not change"
+    return f"{'fell' if change_pct < 0 else 'rose'} {abs(change_pct):.1f}%"

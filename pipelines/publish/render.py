@@ -8,11 +8,13 @@ so no local file and no network URL is ever read while rendering.
 from __future__ import annotations
 
 import io
+import re
 from datetime import date, datetime, time, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import jinja2
+from markupsafe import Markup, escape
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
@@ -21,8 +23,13 @@ from pipelines.config import TEMPLATES_DIR
 TEMPLATE = "report.html.j2"
 
 
+def breakable(value) -> Markup:
+    """Escape a long identifier, then allow line breaks after _ . / - + (no hyphen is added)."""
+    return Markup(re.sub(r"([_./+-])", r"\1<wbr>", str(escape(value))))
+
+
 def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,  # every template, whatever its file name
         undefined=jinja2.StrictUndefined,
@@ -30,10 +37,14 @@ def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["breakable"] = breakable
+    return env
 
 
 def render_html(context: dict, templates: Path = TEMPLATES_DIR) -> str:
     css = (templates / "report.css").read_text(encoding="utf-8")
+    if "</" in css:  # inlined unescaped in <style>: it must not be able to close the element
+        raise ValueError(f"{templates / 'report.css'} contains '</', which would end the inline <style>")
     return environment(templates).get_template(TEMPLATE).render(css=css, **context)
 
 
