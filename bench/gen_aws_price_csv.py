@@ -153,7 +153,6 @@ select
     null as "SnapshotArchiveFeeType", null as "To Region Code", null as "Volume API Name",
     'true' as "VPCNetworkingSupport"
 from priced
-order by i
 """
 
 
