@@ -14,6 +14,7 @@ import warnings
 from pathlib import Path
 
 from pipelines.config import REPO_ROOT, Paths
+from pipelines.publish.store import remove_build
 
 
 def _dagster_home() -> None:
@@ -25,8 +26,17 @@ def _dagster_home() -> None:
         config.write_text(template.read_text())
 
 
+def one_line(text: str) -> str:
+    """Whitespace runs (newlines included, e.g. from a quoted CSV cell) as single spaces."""
+    return " ".join(str(text).split())
+
+
 def failure_reason(result) -> str:
     """The first failed step's error, reduced to one line (InputError text when that is the cause)."""
+    return one_line(_failure_reason(result))
+
+
+def _failure_reason(result) -> str:
     from pipelines.errors import InputError
 
     for event in result.all_events:
@@ -38,8 +48,11 @@ def failure_reason(result) -> str:
                 error = error.cause
             for err in chain:
                 if err.cls_name == InputError.__name__:
-                    return f"bad input: {err.message.split(': ', 1)[1].strip() if err.message.startswith(InputError.__name__) else err.message.strip()}"
-            return f"step {event.step_key} failed: {chain[-1].message.strip().splitlines()[0]}"
+                    # Dagster's message is "<module>.InputError: <path>:<where>: <problem>\n"
+                    head, sep, text = err.message.partition(f"{InputError.__name__}: ")
+                    return f"bad input: {text if sep and ' ' not in head.strip() else err.message}"
+            last = chain[-1].message.strip().splitlines()
+            return f"step {event.step_key} failed: {last[0] if last else chain[-1].cls_name}"
         if event.event_type_value == "ASSET_CHECK_EVALUATION":
             data = event.event_specific_data
             if not data.passed:
@@ -56,9 +69,13 @@ def run_report() -> int:
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
     job = defs().resolve_implicit_global_asset_job_def()
     with dg.DagsterInstance.get() as instance:
-        quiet = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+        # The console logger would print each failed step's stack trace: the reason is printed
+        # below as one line instead, and the run's full event log stays in DAGSTER_HOME (the UI).
+        quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
         result = job.execute_in_process(run_config=quiet, instance=instance, raise_on_error=False)
     if not result.success:
+        # a failed run never publishes: drop its half-built report (published ones are untouched)
+        remove_build(Paths.from_env().reports_dir / ".build" / result.run_id)
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
     published = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "published_report"]

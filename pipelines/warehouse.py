@@ -3,6 +3,16 @@
 DuckDB allows one writing process per file. Two runs started at the same moment (the sensor and
 the schedule, or two `make report`) would otherwise fail with a lock error, so opening the file
 retries until the other writer has finished, up to a timeout.
+
+SQL and values: every value that comes from input data reaches DuckDB as a registered frame
+(`create_table(conn, name, view=frame)`) or as a `?` parameter, never spliced into SQL text.
+The only SQL built with f-strings is a table or view name taken from our own code (sql/ file
+names, asset names), as in table_rows and read_table below; tests/test_sql_parameters.py checks
+the code for any other f-string, %-format or .format() reaching execute() or sql().
+
+Crash safety: each table is replaced inside one transaction, so a run killed mid-statement
+leaves the previous table (DuckDB rolls back an uncommitted transaction when the file is next
+opened) and the next run starts from the last committed state.
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ import duckdb
 import polars as pl
 
 from pipelines.config import SQL_DIR
+from pipelines.faults import kill_point
 
 LOCK_WAIT_SECONDS = 600.0
 
@@ -55,6 +66,7 @@ def create_table(conn: duckdb.DuckDBPyConnection, name: str, **inputs: pl.DataFr
     try:
         conn.execute("begin transaction")
         conn.execute(sql_text(name))
+        kill_point(f"table:{name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
         conn.execute("commit")
     except Exception:
         conn.execute("rollback")

@@ -7,8 +7,21 @@ Layout under REPORTS_DIR:
     latest  -> .store/...      the report of the newest price date
     index.html                 every published report, written to a temporary file then renamed
 
-A run killed at any point leaves either the previous symlink or the new one, both complete;
-leftovers in .build and unreferenced .store folders are removed by the next successful publish.
+Why this is safe against a run killed at any instant (SIGKILL, OOM, power cut):
+- every file is written to a temporary name beside its target, fsynced, then renamed
+  (write_atomic); a reader never opens a file that is still being written;
+- a report is only ever made visible by renaming a finished, fsynced build folder into .store/
+  and then switching symlinks; rename(2) over an existing name is atomic, so `<date>` and `latest`
+  point at the old complete report or the new complete one, never at a half-written folder;
+- the folders holding a renamed name are fsynced too, so after a power cut the rename is not lost
+  while the link pointing at it survives;
+- one publisher at a time (an flock on .publish.lock, released by the kernel when a killed
+  process dies), so a concurrent run's clean-up never removes a report being linked.
+A run killed mid-publish can leave `<date>` on the new report and `latest` still on the
+previous one (both complete); the next publish moves latest. Leftovers are hidden names only:
+.build/<run id> of a failed or killed run (the command line removes its own on failure; a
+publish removes builds untouched for BUILD_MAX_AGE), .store folders no link points at, and
+temporary `.<name>.<pid>.link` symlinks: all removed by the next successful publish.
 """
 
 from __future__ import annotations
@@ -17,11 +30,18 @@ import fcntl
 import os
 import re
 import shutil
+import time
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
+from pipelines.faults import kill_point
+
 DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+TMP_LINK = re.compile(r"^\..+\.\d+\.link$")
+TMP_FILE = re.compile(r"^\..+\.(\d+)\.tmp$")
+# A build folder untouched this long belongs to a run that died: a run writes its build in seconds.
+BUILD_MAX_AGE = 6 * 3600.0
 
 
 def build_dir(reports: Path, run_id: str) -> Path:
@@ -35,10 +55,24 @@ def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as handle:
-        handle.write(data)
+        half = len(data) // 2
+        handle.write(data[:half])
+        handle.flush()
+        kill_point(f"write:{path.name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
+        handle.write(data[half:])
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename or a new name in `folder` durable (POSIX needs the folder itself fsynced)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _fsync_tree(root: Path) -> None:
@@ -50,13 +84,14 @@ def _fsync_tree(root: Path) -> None:
 
 def _point(link: Path, target: Path) -> None:
     """Make `link` a symlink to `target` atomically (a new link renamed over the old one)."""
+    if link.exists() and not link.is_symlink():
+        raise RuntimeError(f"{link} is a real folder, not a published link; move it away to publish here")
     tmp = link.with_name(f".{link.name}.{os.getpid()}.link")
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
     os.symlink(os.path.relpath(target, link.parent), tmp)
-    if link.exists() and not link.is_symlink():
-        raise RuntimeError(f"{link} is a real folder, not a published link; move it away to publish here")
     os.replace(tmp, link)
+    _fsync_dir(link.parent)
 
 
 def published_dates(reports: Path) -> list[str]:
@@ -86,19 +121,49 @@ def _publish(reports: Path, built: Path, price_date: date, run_id: str) -> Path:
     store = reports / ".store" / f"{price_date.isoformat()}.{run_id}"
     store.parent.mkdir(parents=True, exist_ok=True)
     os.replace(built, store)
+    _fsync_dir(store.parent)
+    kill_point("publish:stored")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
     _point(reports / price_date.isoformat(), store)
+    kill_point("publish:dated")
     newest = max(published_dates(reports))
     _point(reports / "latest", (reports / newest).resolve())
     _collect_garbage(reports)
     return reports / price_date.isoformat()
 
 
-def _collect_garbage(reports: Path) -> None:
-    """Remove stored reports no link points at any more, and builds of runs that ended."""
+def _collect_garbage(reports: Path, now: float | None = None) -> None:
+    """Remove stored reports no link points at any more, temporary links of killed publishers
+    (links are only made under the publish lock, so any left is stale), and build folders of
+    runs that died (untouched for BUILD_MAX_AGE; a running run's build is younger)."""
     live = {(reports / name).resolve() for name in published_dates(reports) + ["latest"] if (reports / name).exists()}
     for old in (reports / ".store").iterdir():
         if old.resolve() not in live:
             shutil.rmtree(old, ignore_errors=True)
+    for entry in reports.iterdir():
+        if TMP_LINK.match(entry.name) and entry.is_symlink():
+            entry.unlink(missing_ok=True)
+        elif (match := TMP_FILE.match(entry.name)) and not _alive(int(match.group(1))):
+            entry.unlink(missing_ok=True)  # index.html.<pid>.tmp of a writer that was killed
+    builds = reports / ".build"
+    if builds.is_dir():
+        now = time.time() if now is None else now
+        for old in builds.iterdir():
+            try:
+                age = now - max(p.stat().st_mtime for p in [old, *old.rglob("*")])
+            except OSError:
+                continue  # removed meanwhile
+            if age > BUILD_MAX_AGE:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def remove_build(built: Path) -> None:
