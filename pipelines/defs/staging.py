@@ -25,7 +25,7 @@ def _relative(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFr
 
 
 def _need(path: Path, what: str) -> Path:
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():  # a dangling link or a loop: the reader says which
         raise InputError(path, None, f"is missing: the pipeline needs {what}")
     return path
 
@@ -62,6 +62,7 @@ def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) 
                       "one USD price per (provider, region, instance_type, as_of).")
 def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     folder = _need(settings.raw / "prices", "a prices/ folder with at least one snapshot")
+    input_files(folder)  # refuses FIFOs, dangling links and link loops, which the price reader would skip
     instances = read_instances(_need(settings.raw / "instances.csv", "the instance table"))
     frame = read_price_folder(folder, instances)
     if frame.is_empty():

@@ -3,14 +3,19 @@
 The files are small, so they are read with the csv module, which keeps exact line numbers for
 error messages. Each column is declared with a type; a missing column, an empty required value or
 a value of the wrong type raises InputError naming the file, line and column. Extra columns are
-kept as text. A byte-order mark and CRLF line ends are accepted.
+kept as text. A byte-order mark and CRLF line ends are accepted. A date column refuses a date in
+the future (a typo or a wrong clock). Only regular files are read: a directory, a FIFO (which
+would block the run forever), a dangling symbolic link or a symbolic-link loop is an InputError.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import math
+import os
+import stat
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -36,28 +41,63 @@ def _convert(kind: str, text: str) -> object:
     if kind == "str":
         return text
     if kind == "int":
-        return int(text)
+        value = int(text)
+        if not -(2**63) <= value < 2**63:
+            raise ValueError("out of the 64-bit range")
+        return value
     if kind == "float":
         value = float(text)
         if not math.isfinite(value):
             raise ValueError("not a finite number")
         return value
     if kind == "date":
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
+        if day > date.today():
+            raise FutureDate(day)
+        return day
     raise AssertionError(kind)
+
+
+class FutureDate(ValueError):
+    """A well-formed date that lies after today."""
 
 
 _KIND_WORDS = {"int": "a whole number", "float": "a number", "date": "a date (YYYY-MM-DD)"}
 
 
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file, or InputError naming why it cannot be read.
+
+    The file is opened non-blocking and checked with fstat before reading, so a FIFO put in place
+    of an input fails at once instead of waiting forever for a writer.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise InputError(path, None, f"is a dangling symbolic link (to {os.readlink(path)})") from None
+        raise InputError(path, None, "is missing") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(path, None, "is a symbolic link loop") from None
+        if exc.errno == errno.EISDIR:
+            raise InputError(path, None, "is a directory, expected a file") from None
+        raise InputError(path, None, f"cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError(path, None, "is a directory, expected a file")
+        if not stat.S_ISREG(mode):
+            raise InputError(path, None, "is not a regular file (a FIFO, socket or device)")
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise InputError(path, None, f"cannot be read: {exc.strerror or exc}") from None
+
+
 def read_text(path: Path) -> str:
     """The file's text as UTF-8 (a BOM is dropped), or InputError for anything unreadable."""
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, expected a file") from None
-    except OSError as exc:
-        raise InputError(path, None, f"cannot be read: {exc.strerror or exc}") from None
+    raw = read_bytes(path)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -104,6 +144,8 @@ def read_csv_table(
                     continue
                 try:
                     value = _convert(col.kind, text_value)
+                except FutureDate as future:
+                    raise InputError(path, f"{line} column {col.name}", f"date {future} lies in the future") from None
                 except ValueError:
                     raise InputError(
                         path, f"{line} column {col.name}",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 from pipelines.errors import InputError
@@ -104,8 +104,10 @@ def parse_report_config(path: Path) -> ReportConfig:
                 price_date = date.fromisoformat(price_date)
             except ValueError:
                 raise InputError(path, "price_date", f"{price_date!r} is not a date (YYYY-MM-DD)") from None
-        if not isinstance(price_date, date):
+        if not isinstance(price_date, date) or isinstance(price_date, datetime):
             raise InputError(path, "price_date", "must be a date (YYYY-MM-DD)")
+        if price_date > date.today():
+            raise InputError(path, "price_date", f"{price_date} lies in the future")
 
     raw_comparisons = need("comparisons", list)
     if not raw_comparisons:
