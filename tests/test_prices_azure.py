@@ -83,3 +83,11 @@ def test_bad_kept_item(tmp_path, field, value, words):
 def test_items_not_a_list_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match="expected a JSON array"):
         read_price_file(write(tmp_path / "x.json", '{"Items": {"a": 1}}'), instances())
+
+
+def test_an_announced_price_not_yet_in_force_is_left_out(tmp_path):
+    page = azure_pages()[1]
+    page["Items"].append(azure_item("Standard_ND96isr_H100_v5", "ND96isr H100 v5", "Virtual Machines NDH100v5 Series",
+                                    60.0, "2099-01-01T00:00:00Z"))
+    frame = read_price_file(write(tmp_path / "ahead.json", json.dumps(page)), instances())
+    assert frame.filter(frame["instance_type"] == "Standard_ND96isr_H100_v5")["usd_per_hour"].to_list() == [98.32]

@@ -179,7 +179,7 @@ def read_aws_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame) -> p
                 if value == 0:
                     continue
                 out.append({
-                    "provider": "aws", "region": region, "instance_type": attrs["instanceType"],
+                    "provider": "aws", "region": region, "instance_type": opt_text(attrs["instanceType"]),
                     "usd_per_hour": value, "as_of": publication,
                     "source": source_text(region, publication), "file": rel, "line": dim_where,
                 })

@@ -8,10 +8,13 @@ instances: type Consumption (not Reservation, not DevTestConsumption), productNa
 (when the field is present) serviceName "Virtual Machines". Zero prices are dropped.
 instance_type = armSkuName, region = armRegionName, as_of = effectiveStartDate,
 line = the item's JSON path. Any currency other than USD (page or item) is refused.
+The API also lists announced prices whose effectiveStartDate is still ahead: they are not in
+force yet, so such items are left out (the next fetch after that date picks them up).
 """
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -43,7 +46,10 @@ def read_azure_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame) ->
         if value == 0:
             continue
         region = as_text(item.get("armRegionName"), path, f"{where}.armRegionName")
-        day = parse_day(item.get("effectiveStartDate"), path, f"{where}.effectiveStartDate")
+        effective = item.get("effectiveStartDate")
+        if isinstance(effective, str) and _is_ahead(effective):
+            continue
+        day = parse_day(effective, path, f"{where}.effectiveStartDate")
         out.append({
             "provider": "azure", "region": region, "instance_type": item["armSkuName"].strip(),
             "usd_per_hour": value, "as_of": day,
@@ -52,6 +58,13 @@ def read_azure_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame) ->
             "file": rel, "line": where,
         })
     return price_frame(out)
+
+
+def _is_ahead(effective: str) -> bool:
+    try:
+        return date.fromisoformat(effective.strip()[:10]) > date.today()
+    except ValueError:
+        return False  # parse_day reports it
 
 
 def _is_linux_on_demand(item: dict) -> bool:
