@@ -18,7 +18,7 @@ from pipelines.publish.store import build_dir, publish, write_atomic
 from pipelines.warehouse import read_table
 
 MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
-         "report_dates", "stg_systems", "stg_report_settings"]
+         "report_dates", "stg_systems", "stg_report_settings", "stg_comparisons"]
 
 
 def generated_on() -> date:
@@ -36,8 +36,12 @@ def _tables(settings: PipelineSettings, names: list[str] = MARTS) -> dict[str, p
 def report_context(tables: dict[str, pl.DataFrame]) -> dict:
     settings_row = tables["stg_report_settings"].row(0, named=True)
     dates = tables["report_dates"].row(0, named=True)
+    cost = tables["cost_to_train"]
+    if "stg_comparisons" in tables and "description" not in cost.columns:  # each comparison's text from report.toml
+        descriptions = tables["stg_comparisons"].select("comparison", "description").unique("comparison", keep="first")
+        cost = cost.join(descriptions, on="comparison", how="left", maintain_order="left")
     return build_context(
-        settings=settings_row, dates=dates, cost=tables["cost_to_train"], cost_changes=tables["cost_changes"],
+        settings=settings_row, dates=dates, cost=cost, cost_changes=tables["cost_changes"],
         price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
         time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
     )

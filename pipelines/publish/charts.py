@@ -131,7 +131,6 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     ax.axvline(0, color="#333333", linewidth=0.8, zorder=3)
     ax.tick_params(axis="y", length=0)
     ax.spines["left"].set_visible(False)
-    fig.tight_layout()
     return _svg(fig, chart_id, alt)
 
 
@@ -141,7 +140,6 @@ def _place_labels(ax, fig, points: list[tuple[str, float, float]], fontsize: flo
     Greedy in display coordinates: labels are placed top to bottom; a label whose box would
     overlap one already placed moves down by one line height until it is free.
     """
-    fig.canvas.draw()
     to_px = ax.transData.transform
     char_w = fontsize * 0.62 * fig.dpi / 72
     line_h = fontsize * 1.35 * fig.dpi / 72
@@ -150,6 +148,8 @@ def _place_labels(ax, fig, points: list[tuple[str, float, float]], fontsize: flo
     order = sorted(range(len(points)), key=lambda i: (-to_px((points[i][1], points[i][2]))[1], points[i][1]))
     for i in order:
         label, x, y = points[i]
+        if not label:
+            continue
         px, py = to_px((x, y))
         width = char_w * len(label)
         left_side = px + 8 + width > x_max_px + 40  # no room on the right: write it on the left
@@ -201,7 +201,6 @@ def pareto_chart(points: list[tuple[str, float, float, bool]], xlabel: str, ylab
     ax.set_ylim(max(0.0, min(ys_all) - y_span * 0.25), max(ys_all) + y_span * 0.15)
     ax.grid(True, zorder=0)
     ax.legend(loc="lower right", frameon=False, fontsize=8)
-    fig.tight_layout()
     _place_labels(ax, fig, [(p[0], p[1], p[2]) for p in points], fontsize=7.5)
     return _svg(fig, chart_id, alt)
 
@@ -220,9 +219,9 @@ def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str
         ys = [p[1] for p in points]
         color = SERIES[i % len(SERIES)]
         line_xs, line_ys = (xs + [until], ys + [ys[-1]]) if points and until and until > xs[-1] else (xs, ys)
-        ax.step(line_xs, line_ys, where="post", color=color, linewidth=1.3,
-                linestyle=LINESTYLES[(i // len(SERIES)) % len(LINESTYLES)])
-        ax.plot(xs, ys, linestyle="none", marker=MARKERS[i % len(MARKERS)], markersize=4, color=color, label=label)
+        ax.plot(line_xs, line_ys, drawstyle="steps-post", color=color, linewidth=1.3,
+                linestyle=LINESTYLES[(i // len(SERIES)) % len(LINESTYLES)],
+                marker=MARKERS[i % len(MARKERS)], markersize=4, markevery=list(range(len(xs))), label=label)
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
     _usd_axis(ax.yaxis)
@@ -231,5 +230,4 @@ def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))
     ax.grid(axis="y", zorder=0)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, frameon=False, fontsize=7.5)
-    fig.tight_layout()
     return _svg(fig, chart_id, alt)

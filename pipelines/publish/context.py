@@ -15,6 +15,11 @@ import polars as pl
 from pipelines.publish import charts, labels, numbers as fmt
 
 
+MAX_BARS = 25  # bars per chart
+MAX_POINT_LABELS = 15  # labelled points in a scatter plot
+MAX_SERIES = 10  # lines in the price history
+
+
 @dataclass
 class Numbering:
     """Counters for figures, tables and footnotes, in reading order."""
@@ -211,10 +216,17 @@ def build_context(
             cost_fig = numbering.figure()
             savings_fig = numbering.figure() if baseline and baseline["cost_to_train_usd"] is not None and known else None
             pareto_fig = numbering.figure() if len(known) >= 2 else None
+            # A chart stays legible: past MAX_BARS instances it shows the cheapest ones and the baseline.
+            if len(rows) > MAX_BARS:
+                keep = {id(r) for r in sorted(known, key=lambda r: (r["cost_to_train_usd"], r["position"]))[:MAX_BARS - 1]}
+                shown = [r for r in rows if id(r) in keep or r["is_baseline"]]
+                bars_note = f"the {len(shown) - (1 if baseline else 0)} cheapest of {len(rows)} instances" + (" and the baseline" if baseline else "")
+            else:
+                shown, bars_note = rows, None
             bars = [charts.Bar(instance_label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r))
-                    for r in rows]
+                    for r in shown]
             savings_bars = [charts.Bar(instance_label(r), r["savings_pct"], fmt.pct(r["savings_pct"]), _bar_kind(r))
-                            for r in rows if not r["is_baseline"]]
+                            for r in shown if not r["is_baseline"]]
             cheapest = min(known, key=lambda r: (r["cost_to_train_usd"], r["position"])) if known else None
             fastest = min(known, key=lambda r: (r["time_to_train_minutes"], r["position"])) if known else None
             front = [instance_label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
@@ -248,10 +260,13 @@ def build_context(
                 "savings_alt": savings_alt,
                 "pareto_fig": pareto_fig,
                 "pareto_svg": charts.pareto_chart(
-                    [(instance_label(r), r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"])) for r in known],
+                    [(instance_label(r) if len(known) <= MAX_POINT_LABELS or r["on_pareto_front"] or r["is_baseline"] else "",
+                      r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"])) for r in known],
                     "Time to train (minutes)", "Cost to train (USD)", f"chart-{pareto_fig}", pareto_alt) if pareto_fig else None,
                 "pareto_alt": pareto_alt,
                 "front": front,
+                "bars_note": bars_note,
+                "pareto_note": None if len(known) <= MAX_POINT_LABELS else "labels on the front and the baseline only",
                 "front_sentence": _front_sentence(front, len(known)),
                 "cheapest": instance_label(cheapest) if cheapest else None,
                 "cheapest_cost": fmt.usd(cheapest["cost_to_train_usd"]) if cheapest else None,
@@ -276,6 +291,12 @@ def build_context(
             })
         history_fig = numbering.figure()
         instances_here = comp_rows.select("provider", "region", "instance_type").unique(maintain_order=True)
+        history_note = None
+        if instances_here.height > MAX_SERIES:  # the baseline, then the cheapest to train, in the table's order
+            ranked = comp_rows.sort(pl.col("is_baseline").not_(), "cost_rank", "position", nulls_last=True)
+            keep = ranked.select("provider", "region", "instance_type").unique(maintain_order=True).head(MAX_SERIES)
+            history_note = f"the baseline and the cheapest to train, {keep.height} of {instances_here.height} instances"
+            instances_here = instances_here.join(keep, on=["provider", "region", "instance_type"], how="semi", maintain_order="left")
         series = {}
         for inst in instances_here.iter_rows(named=True):
             pts = history_by_instance.get((inst["provider"], inst["region"], inst["instance_type"]))
@@ -294,6 +315,7 @@ def build_context(
             "history_svg": charts.price_history_chart(series, "On-demand price (USD per hour)", f"chart-{history_fig}", history_alt,
                                                       until=dates["price_date"]),
             "history_alt": history_alt,
+            "history_note": history_note,
             "notes": section_notes,
         })
 

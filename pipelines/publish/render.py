@@ -71,13 +71,18 @@ class TemplatesOnlyFetcher(URLFetcher):
         raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
 
 
+def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None):
+    """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF."""
+    document = HTML(string=html, base_url=str(templates) + "/", url_fetcher=fetcher or TemplatesOnlyFetcher(templates))
+    return document.render(pdf_variant="pdf/ua-1")
+
+
 def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:
     """A tagged PDF (PDF/UA-1); its creation date is fixed to `created` so the bytes repeat."""
-    document = HTML(string=html, base_url=str(templates) + "/", url_fetcher=fetcher or TemplatesOnlyFetcher(templates))
+    rendered = render_document(html, templates, fetcher)
     stamp = datetime.combine(created, time(0, 0), tzinfo=timezone.utc).isoformat()
-    buffer = io.BytesIO()
-    rendered = document.render(pdf_variant="pdf/ua-1")
     rendered.metadata.created = stamp
     rendered.metadata.modified = stamp
+    buffer = io.BytesIO()
     rendered.write_pdf(buffer, pdf_variant="pdf/ua-1")
     return buffer.getvalue()

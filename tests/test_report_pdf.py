@@ -1,0 +1,210 @@
+"""The published PDF of the bundled data, read back: title page, contents with page numbers,
+running headers and "Page n / N", footnotes on their call's page, cross-references with pages,
+metadata, outline, tagging with alt text, searchable chart text, and figures checked by hand.
+
+Page placement comes from WeasyPrint's own layout (`pages[i].anchors` of the rendered document);
+the text of each page from the published PDF (pypdf). Both are the same HTML rendered the same way.
+"""
+
+from __future__ import annotations
+
+import csv
+import html as html_lib
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from pipelines.publish.render import render_document
+from tests.pipeline_runner import BUNDLED_RAW
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.fixture(scope="module")
+def published(bundled_run):
+    folder = bundled_run.reports / "latest"
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    reader = PdfReader(folder / "report.pdf")
+    texts = [_flat(page.extract_text()) for page in reader.pages]
+    return html, reader, texts
+
+
+@pytest.fixture(scope="module")
+def anchors(published):
+    """id -> 1-based page number, from WeasyPrint's layout of the published HTML."""
+    html, reader, _ = published
+    document = render_document(html)
+    assert len(document.pages) == len(reader.pages), "the published PDF and a fresh layout differ in page count"
+    where = {}
+    for number, page in enumerate(document.pages, start=1):
+        for anchor in page.anchors:
+            where.setdefault(anchor, number)
+    return where
+
+
+def test_every_footnote_sits_on_its_calls_page(published, anchors):
+    html, _, texts = published
+    calls = [int(n) for n in re.findall(r'<span class="fncall" id="fncall-(\d+)">', html)]
+    notes = {int(n): _flat(html_lib.unescape(t)) for n, t in re.findall(r'<span class="fn" id="fn-(\d+)">(.*?)</span>', html, re.S)}
+    assert calls == list(range(1, len(calls) + 1)) and len(calls) >= 20, "footnotes are numbered 1..n in reading order"
+    assert sorted(notes) == calls
+    # the notes are called from table cells: they must really render there, not be dropped
+    for n in calls:
+        at = html.index(f'id="fncall-{n}"')
+        assert html.rfind("<td", 0, at) > html.rfind("</td>", 0, at), f"footnote call {n} is not in a table cell"
+    for n in calls:
+        call_page = anchors.get(f"fncall-{n}")
+        note_page = anchors.get(f"fn-{n}")
+        assert call_page is not None, f"footnote call {n} is not laid out"
+        assert note_page == call_page, f"footnote {n} is on page {note_page}, its call on page {call_page}"
+        start = notes[n][:40]
+        assert f"{n}. {start}" in texts[call_page - 1], f"footnote {n} ({start!r}) is not printed on page {call_page}"
+
+
+def test_title_page_and_contents_with_page_numbers(published, anchors):
+    html, reader, texts = published
+    title = texts[0]
+    assert "Cost to train on cloud accelerators" in title
+    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2024-01-01" in title
+    assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
+    assert "Page 1 /" not in title  # no header or footer on the title page
+    toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
+    targets = re.findall(r'<a href="#([^"]+)"><span class="n">([^<]+)</span>', toc_html)
+    assert len(targets) >= 10
+    toc = texts[1]
+    assert toc.startswith("Contents") or "Contents" in toc
+    printed = [int(n) for n in re.findall(r"\.{3,} ?(\d+)", toc)]
+    assert printed == [anchors[target] for target, _ in targets], "every contents line ends with its section's page"
+    for _, number in targets:
+        assert number in toc
+
+
+def test_numbered_sections_running_header_and_page_footer(published, anchors):
+    html, reader, texts = published
+    total = len(texts)
+    chapters = re.findall(r'<section id="([^"]+)" class="chapter[^"]*"[^>]*>\s*<h2 id="[^"]+" data-section="([^"]+)"', html)
+    assert [c[1].split(" ")[0] for c in chapters][:4] == ["1", "2", "3", "4"] and chapters[-1][1] == "A Input files"
+    starts = [(anchors[cid], html_lib.unescape(label)) for cid, label in chapters]
+    for number in range(3, total + 1):
+        text = texts[number - 1]
+        assert f"Page {number} / {total}" in text
+        assert "Cost to train on cloud accelerators" in text  # the report title, top right
+        current = [label for page, label in starts if page <= number][-1]
+        assert current in text, f"page {number} lacks the running header {current!r}"
+
+
+def test_cross_references_name_the_page(published, anchors):
+    html, _, texts = published
+    everything = " ".join(texts)
+    refs = re.findall(r'<a class="xref" href="#([^"]+)">([^<]+)</a>', html)
+    figures = {target for target, _ in refs if target.startswith("fig-")}
+    tables = {target for target, _ in refs if target.startswith("tab-")}
+    assert len(figures) >= 10 and len(tables) >= 5
+    for target, label in refs:
+        assert f"{_flat(label)}, page {anchors[target]}" in everything, f"{label} lacks its page number"
+    # every figure and table is numbered, captioned and referenced from the text
+    numbers = re.findall(r'<figure id="fig-(\d+)"', html)
+    assert numbers == [str(n) for n in range(1, len(numbers) + 1)]
+    assert {f"fig-{n}" for n in numbers} == figures
+    for n in numbers:
+        assert f"Figure {n}." in texts[anchors[f"fig-{n}"] - 1]
+
+
+def test_metadata_outline_and_tagged_alt_text(published):
+    html, reader, texts = published
+    meta = reader.metadata
+    assert meta.title == "Cost to train on cloud accelerators — prices as of 2025-06-01"
+    assert meta.author == "Cost-to-train pipeline"
+    assert "MLPerf Training results" in meta.subject
+    assert "ResNet-50" in meta["/Keywords"] and "MLPerf" in meta["/Keywords"]
+    assert meta["/CreationDate"].startswith("D:20250601000000")  # fixed from the price date
+    root = reader.trailer["/Root"]
+    assert root["/Lang"] == "en"
+    assert root["/MarkInfo"]["/Marked"] is True or root["/MarkInfo"]["/Marked"] == True  # noqa: E712
+    assert "pdfuaid" in root["/Metadata"].get_object().get_data().decode("utf-8", "replace")
+
+    def outline(items, depth=0):
+        for item in items:
+            if isinstance(item, list):
+                yield from outline(item, depth + 1)
+            else:
+                yield depth, item.title, reader.get_destination_page_number(item) + 1
+
+    marks = list(outline(reader.outline))
+    titles = [t for _, t, _ in marks]
+    assert titles[:3] == ["Cost to train on cloud accelerators", "Contents", "1 Summary"]
+    assert "2.1 ResNet-50 (image classification, ImageNet)" in titles and "A Input files" in titles
+    assert all("#" not in t for t in titles), "the on-screen anchor links must not leak into bookmarks"
+    for depth, title, page in marks:
+        assert title.split(" ")[-1] in texts[page - 1] or title in texts[page - 1]
+
+    figures, missing = [], []
+
+    def walk(node):
+        node = node.get_object()
+        if isinstance(node, dict):
+            if node.get("/S") == "/Figure":
+                (figures if node.get("/Alt") else missing).append(str(node.get("/Alt", "")))
+            kids = node.get("/K")
+            if kids is not None:
+                for kid in kids if isinstance(kids, list) else [kids]:
+                    walk(kid)
+        elif isinstance(node, list):
+            for kid in node:
+                walk(kid)
+
+    walk(root["/StructTreeRoot"])
+    charts = len(re.findall(r'<svg id="chart-\d+"', html))
+    assert charts >= 10 and not missing
+    assert len(figures) == charts
+    assert any(alt.startswith("Bar chart of the cost to train ResNet-50") and "AWS p4d.24xlarge $10.53" in alt for alt in figures)
+
+
+def test_chart_text_is_searchable(published, anchors):
+    _, _, texts = published
+    page = texts[anchors["fig-1"] - 1]
+    # Figure 1 (ResNet-50 cost): instance labels, bar figures and the axis title are text, not paths
+    for word in ("AWS p4d.24xlarge", "Azure Standard_ND40rs_v2", "$10.53", "$29.08", "Cost to train (USD)"):
+        assert word in page, word
+    assert "Pareto front" in texts[anchors["fig-3"] - 1]
+    assert "On-demand price (USD per hour)" in texts[anchors["fig-9"] - 1]
+
+
+def _price(file: str, instance: str) -> float:
+    with open(BUNDLED_RAW / "prices" / file, newline="") as handle:
+        return next(float(r["usd_per_hour"]) for r in csv.DictReader(handle) if r["instance_type"] == instance)
+
+
+def _minutes(file: str, system: str, benchmark: str) -> float:
+    with open(BUNDLED_RAW / "results" / file, newline="") as handle:
+        return next(float(r[benchmark]) for r in csv.DictReader(handle) if r["system"] == system)
+
+
+def test_analysis_figures_by_hand(published):
+    _, _, texts = published
+    text = " ".join(texts)
+    p4d = _price("on_demand_2025-06-01.csv", "p4d.24xlarge")
+    p4d_before = _price("on_demand_2022-02-08.csv", "p4d.24xlarge")
+    p3 = _price("on_demand_2022-02-08.csv", "p3.16xlarge")
+    azure = _price("on_demand_2022-02-08.csv", "Standard_ND96asr_v4")
+    a100 = _minutes("mlperf_training_v1.0_summary.csv", "dgxa100_ngc21.05_mxnet", "resnet")
+    v100 = _minutes("mlperf_training_v0.7_summary.csv", "dgx1_ngc20.06_mxnet", "resnet")
+    cheapest = p4d * a100 / 60
+    baseline = p3 * v100 / 60
+    assert round(cheapest, 2) == 10.53 and round(baseline, 2) == 29.08
+    # summary: cheapest, savings against the baseline, the runner-up's break-even price and the cut it needs
+    savings = 100 * (1 - cheapest / baseline)
+    assert f"cheapest AWS p4d.24xlarge at ${cheapest:.2f}, costs {savings:.1f}% less than the baseline AWS p3.16xlarge" in text
+    beat_cheapest = cheapest / (a100 / 60)  # Azure ND96asr_v4 runs the same system: same time
+    cut = 100 * (1 - beat_cheapest / azure)
+    assert f"Azure Standard_ND96asr_v4, next cheapest, breaks even at ${beat_cheapest:.4f} per hour, {cut:.1f}% below its price" in text
+    # price to beat the baseline, in Table 2's p4d row
+    beat_baseline = baseline / (a100 / 60)
+    assert f"${beat_baseline:.4f}" in text
+    # what the last snapshot changed: on 2024-01-01 Azure was cheapest (the p4d price cut came in 2025-06)
+    assert (f"new cheapest; was Azure Standard_ND96asr_v4 (${azure * a100 / 60:.2f}), "
+            f"when AWS p4d.24xlarge cost ${p4d_before * a100 / 60:.2f}") in text
+    assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text
