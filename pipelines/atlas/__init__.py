@@ -1,0 +1,1 @@
+"""The MLPerf price-performance atlas (python -m pipelines.atlas)."""

@@ -1,0 +1,166 @@
+"""The atlas's figures: every scored MLPerf result priced on every cloud instance with the same
+accelerator, scale-aware. Pure polars, frames in and frames out.
+
+For a result on N nodes of k accelerators (A = N x k accelerators) and an instance with c
+accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
+
+    instances needed        = ceil(A / c)
+    cost to train (USD)     = instances needed x P x time to train (hours)
+    accelerator-hours       = A x time to train (hours)
+    USD per accelerator-hour = cost to train / accelerator-hours   (above P / c when the last
+                              instance is not full: idle accelerators are paid for too)
+
+Comparable: results of the same round and the same benchmark model (quirks.benchmark_model).
+Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are computed within
+(round, benchmark_model). Across rounds, the quality target or the rules can change: the trend
+table says where.
+
+Price basis of a row: "same cloud" when the result was measured on that provider's cloud
+(systems JSON status says cloud and the submitter is the provider), otherwise the cost is an
+estimate: a result measured on premises (or on another cloud) priced at this cloud's rates.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+
+from pipelines.metrics.cost import pareto_front
+
+GROUP = ["round", "benchmark_model"]
+
+# Submitters that are the cloud provider itself (a cloud result of theirs ran on that cloud).
+_PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
+
+
+def prices_in_force(prices: pl.DataFrame, price_date: date) -> pl.DataFrame:
+    """Each instance's newest price dated on or before price_date."""
+    return (
+        prices.filter(pl.col("as_of") <= price_date)
+        .sort("as_of")
+        .group_by("provider", "instance_type", maintain_order=True)
+        .last()
+        .sort("provider", "instance_type")
+    )
+
+
+def measured_on(submitter: pl.Expr, status_class: pl.Expr) -> pl.Expr:
+    """The provider a cloud result ran on, when the submitter is that provider; else null."""
+    lowered = submitter.str.to_lowercase()
+    expr = pl.lit(None, dtype=pl.Utf8)
+    for provider, words in _PROVIDER_SUBMITTERS.items():
+        hit = pl.any_horizontal(lowered.str.contains(word, literal=True) for word in words)
+        expr = pl.when((status_class == "cloud") & hit).then(pl.lit(provider)).otherwise(expr)
+    return expr
+
+
+def entries(scores: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
+    """One row per scored benchmark with its system facts and why it cannot be priced (if so).
+
+    `systems` carries the catalog's columns: accelerator_model, cloud_model, assumption.
+    """
+    facts = systems.select(
+        "round", "folder", "system", "system_name", "division", "status", "status_class",
+        "number_of_nodes", "accelerators_per_node", "accelerators_total", "accelerator_model_name",
+        "accelerator_model", "cloud_model", "assumption", pl.col("problem").alias("system_problem"),
+    )
+    out = scores.join(facts, on=["round", "folder", "system"], how="left")
+    why = (
+        pl.when(pl.col("time_to_train_minutes").is_null()).then(pl.lit("not scored: ") + pl.col("reason").fill_null("?"))
+        .when(pl.col("status_class").is_null() & pl.col("system_problem").is_null())
+        .then(pl.lit("no systems JSON named after the system folder"))
+        .when(pl.col("system_problem").is_not_null()).then(pl.col("system_problem"))
+        .when(pl.col("accelerators_total").fill_null(0) == 0).then(pl.lit("no accelerators in the systems JSON"))
+        .when(pl.col("accelerator_model").is_null())
+        .then(pl.lit("accelerator not in the catalog: ") + pl.col("accelerator_model_name").fill_null("?"))
+        .when(pl.col("cloud_model").is_null())
+        .then(pl.lit("no cloud instance in the atlas has ") + pl.col("accelerator_model"))
+        .otherwise(None)
+    )
+    return out.with_columns(why.alias("not_priced_because"))
+
+
+def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: pl.DataFrame) -> pl.DataFrame:
+    """Every priceable entry x every instance of its cloud accelerator, with scale-aware cost."""
+    offer = instances.select(
+        "provider", "instance_type", pl.col("accelerator_model").alias("cloud_model"),
+        pl.col("accelerator_count").alias("instance_accelerators"), "billing",
+    ).join(
+        prices.select("provider", "instance_type", "region", "usd_per_hour", pl.col("as_of").alias("price_as_of"),
+                      pl.col("certainty").alias("price_certainty"), pl.col("source").alias("price_source")),
+        on=["provider", "instance_type"], how="inner",
+    )
+    hours = pl.col("time_to_train_minutes") / 60.0
+    needed = (pl.col("accelerators_total") + pl.col("instance_accelerators") - 1) // pl.col("instance_accelerators")
+    basis = measured_on(pl.col("submitter"), pl.col("status_class"))
+    return (
+        entries_frame.filter(pl.col("not_priced_because").is_null())
+        .join(offer, on="cloud_model", how="inner")
+        .with_columns(needed.cast(pl.Int64).alias("instances_needed"))
+        .with_columns(
+            (pl.col("instances_needed") * pl.col("usd_per_hour") * hours).alias("cost_to_train_usd"),
+            (pl.col("accelerators_total") * hours).alias("accelerator_hours"),
+            (pl.col("instances_needed") * pl.col("instance_accelerators") - pl.col("accelerators_total"))
+            .alias("idle_accelerators"),
+            basis.alias("measured_on_provider"),
+        )
+        .with_columns(
+            (pl.col("cost_to_train_usd") / pl.col("accelerator_hours")).alias("usd_per_accelerator_hour"),
+            pl.when(pl.col("measured_on_provider") == pl.col("provider")).then(pl.lit("same cloud"))
+            .when(pl.col("status_class") == "cloud").then(pl.lit("estimate: cloud result priced on another provider"))
+            .otherwise(pl.lit("estimate: result not measured in the cloud, priced at cloud rates"))
+            .alias("price_basis"),
+        )
+    )
+
+
+def rank(priced: pl.DataFrame) -> pl.DataFrame:
+    """Cost rank, cheapest per accelerator model, fastest and Pareto front within round x model."""
+    if priced.is_empty():
+        return priced.with_columns(
+            pl.lit(None, pl.Int64).alias("cost_rank"), pl.lit(None, pl.Boolean).alias("cheapest_for_accelerator"),
+            pl.lit(None, pl.Boolean).alias("fastest"), pl.lit(None, pl.Boolean).alias("on_pareto_front"))
+    cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
+    return (
+        priced.with_columns(
+            cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank"),
+            (cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator"),
+            (time == time.min().over(GROUP)).alias("fastest"),
+            pareto_front(time, cost).over(GROUP).alias("on_pareto_front"),
+        )
+        .sort("round", "benchmark_model", "cost_rank", "provider", "instance_type", "submitter", "system")
+    )
+
+
+def trend(ranked: pl.DataFrame) -> pl.DataFrame:
+    """The cheapest configuration to train each benchmark model in each round, and its change."""
+    if ranked.is_empty():
+        return pl.DataFrame(schema={"benchmark_model": pl.Utf8, "round": pl.Utf8, "benchmark": pl.Utf8,
+                                    "cheapest_cost_usd": pl.Float64, "submitter": pl.Utf8, "system": pl.Utf8,
+                                    "provider": pl.Utf8, "instance_type": pl.Utf8, "instances_needed": pl.Int64,
+                                    "accelerator_model": pl.Utf8, "time_to_train_minutes": pl.Float64,
+                                    "results_priced": pl.UInt32, "change_pct": pl.Float64})
+    best = (
+        ranked.sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system")
+        .group_by("benchmark_model", "round", maintain_order=True)
+        .agg(
+            pl.col("benchmark").first(),
+            pl.col("cost_to_train_usd").first().alias("cheapest_cost_usd"),
+            pl.col("submitter").first(), pl.col("system").first(), pl.col("provider").first(),
+            pl.col("instance_type").first(), pl.col("instances_needed").first(),
+            pl.col("accelerator_model").first(), pl.col("time_to_train_minutes").first(),
+            pl.struct("submitter", "system").n_unique().alias("results_priced"),
+        )
+        .with_columns(_round_order(pl.col("round")).alias("_order"))
+        .sort("benchmark_model", "_order")
+    )
+    return best.with_columns(
+        (100.0 * (pl.col("cheapest_cost_usd") / pl.col("cheapest_cost_usd").shift(1).over("benchmark_model") - 1.0))
+        .alias("change_pct")
+    ).drop("_order")
+
+
+def _round_order(round_: pl.Expr) -> pl.Expr:
+    parts = round_.str.strip_chars_start("v").str.split(".")
+    return parts.list.get(0).cast(pl.Int64) * 1000 + parts.list.get(1).cast(pl.Int64)

@@ -1,0 +1,18 @@
+-- Every benchmark entry of the MLPerf corpus, scored by the round's rules (null time: see reason).
+create or replace table atlas_scores as
+select
+    round::varchar                 as round,
+    submitter::varchar             as submitter,
+    system::varchar                as system,
+    benchmark::varchar             as benchmark,
+    runs::integer                  as runs,
+    dropped_runs::integer          as dropped_runs,
+    time_to_train_minutes::double  as time_to_train_minutes,
+    reason::varchar                as reason,
+    scaling_factor::double         as scaling_factor,
+    benchmark_model::varchar       as benchmark_model,
+    folder::varchar                as folder,
+    benchmark_path::varchar        as benchmark_path,
+    quirk::varchar                 as quirk
+from scores_in
+order by round, folder, system, benchmark, benchmark_path;

@@ -1,0 +1,117 @@
+"""Small MLPerf corpora for the atlas tests, written by the tests themselves (never copied logs).
+
+Each quirk of the published trees gets its own writer; times are chosen so that the olympic mean
+can be checked by hand (see tests/mlperf_fixtures.py for the log format).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.mlperf_fixtures import converged, mllog, run_log, write_log, write_system_json
+
+REPO = Path(__file__).resolve().parents[1]
+RESNET_5 = [30.0, 31.0, 32.0, 33.0, 40.0]  # olympic mean: (31 + 32 + 33) / 3 = 32.0
+
+
+def resnet_logs(minutes: list[float] = RESNET_5, **kwargs) -> list[str]:
+    return [converged(m, **kwargs) for m in minutes]
+
+
+def with_line(log: str, key: str, value, after: str = "init_start") -> str:
+    """Insert one :::MLLOG line (key, value) after the first line that logs `after`."""
+    lines = log.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if f'"key": "{after}"' in line)
+    lines.insert(at + 1, mllog(key, value, time_ms=1_620_999_000_000))
+    return "".join(lines)
+
+
+def write_logs(folder: Path, logs: list[str | bytes], names: list[str] | None = None) -> Path:
+    names = names or [f"result_{i}.txt" for i in range(len(logs))]
+    for name, log in zip(names, logs):
+        write_log(folder / name, log)
+    return folder
+
+
+def system(round_dir: Path, folder: str, name: str, **fields) -> Path:
+    return write_system_json(round_dir / folder, name, **fields)
+
+
+def atlas_raw(tmp: Path) -> Path:
+    """A RAW_DIR holding only the project's atlas inputs (raw/atlas/*.csv)."""
+    raw = tmp / "raw"
+    shutil.copytree(REPO / "raw" / "atlas", raw / "atlas")
+    return raw
+
+
+def quirk_corpus(root: Path) -> Path:
+    """One corpus with every layout quirk the atlas handles; returns the MLPERF_DIR."""
+    v10 = root / "training_results_v1.0"
+    v20 = root / "training_results_v2.0"
+
+    # plain result, 8x A100-80GB on premises: the reference point (32.0 minutes)
+    system(v10, "Acme", "acme_a100")
+    write_logs(v10 / "Acme/results/acme_a100/resnet", resnet_logs())
+
+    # log files named with job ids (as HazyResearch v2.0): every result_*.txt counts
+    system(v20, "Hazy", "hazy_a100")
+    write_logs(v20 / "Hazy/results/hazy_a100/resnet", resnet_logs(),
+               names=[f"result_220520100725096152634_{i}.txt" for i in range(1, 6)])
+
+    # a benchmark folder misplaced inside another (as Habana v1.0 resnet/bert)
+    system(v10, "Habana", "gaudi8", accelerator_model_name="Habana Gaudi", accelerator_memory_capacity="32 GB")
+    write_logs(v10 / "Habana/results/gaudi8/resnet", resnet_logs([60.0, 61.0, 62.0, 63.0, 64.0]))
+    bert = [run_log("bert", minutes=m, evals=[(0.70, 1.0), (0.7205, 2.0)]) for m in
+            [100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0]]
+    write_logs(v10 / "Habana/results/gaudi8/resnet/bert", bert)
+
+    # a `benchmark/` folder: the benchmark comes from the logs' submission_benchmark
+    system(v10, "Typo", "typo_sys")
+    write_logs(v10 / "Typo/results/typo_sys/benchmark", resnet_logs([20.0, 21.0, 22.0, 23.0, 24.0]))
+
+    # one organisation over two folders (Supermicro and smc); CRLF logs in the second
+    system(v20, "Supermicro", "sys_a", submitter="Supermicro")
+    write_logs(v20 / "Supermicro/results/sys_a/resnet", resnet_logs([10.0, 11.0, 12.0, 13.0, 14.0]))
+    system(v20, "smc", "sys_b", submitter="Supermicro")
+    crlf = [log.replace("\n", "\r\n").encode("latin-1") for log in resnet_logs([15.0, 16.0, 17.0, 18.0, 19.0])]
+    write_logs(v20 / "smc/results/sys_b/resnet", crlf)
+
+    # logs with a placeholder organisation and a wrong status: the systems JSON says cloud
+    system(v20, "Google", "gcp_v100", submitter="Google", status="Available cloud",
+           accelerator_model_name="NVIDIA V100", accelerator_memory_capacity="TODO")
+    logs = [with_line(with_line(log, "submission_org", "SUBMISSION_ORG_PLACEHOLDER"), "submission_status", "onprem")
+            for log in resnet_logs([50.0, 51.0, 52.0, 53.0, 54.0])]
+    write_logs(v20 / "Google/results/gcp_v100/resnet", logs)
+
+    # scaling.json (v2.0 on): the olympic mean 32.0 times 1.25 = 40.0
+    system(v20, "Scaled", "scaled_sys")
+    bench = write_logs(v20 / "Scaled/results/scaled_sys/resnet", resnet_logs())
+    (bench / "scaling.json").write_text(json.dumps({"scaling_factor": 1.25}))
+
+    # ssd is SSD-ResNet34 in v1.0 and RetinaNet in v2.0 (target 0.23 and 0.34)
+    ssd_v10 = [run_log("ssd", minutes=m, evals=[(0.10, 1.0), (0.231, 2.0)]) for m in [5.0, 6.0, 7.0, 8.0, 9.0]]
+    ssd_v20 = [run_log("ssd", minutes=m, evals=[(0.20, 1.0), (0.341, 2.0)]) for m in [50.0, 60.0, 70.0, 80.0, 90.0]]
+    write_logs(v10 / "Acme/results/acme_a100/ssd", ssd_v10)
+    system(v20, "Acme", "acme_a100")
+    write_logs(v20 / "Acme/results/acme_a100/ssd", ssd_v20)
+
+    # results without a systems JSON of their name (as Alibaba v0.7): scored, not priced
+    write_logs(v10 / "Nojson/results/lost_sys/resnet", resnet_logs())
+    (v10 / "Nojson/systems").mkdir(parents=True)
+    # a systems JSON that is not JSON: scored, not priced, says why
+    (v10 / "Broken/systems").mkdir(parents=True)
+    (v10 / "Broken/systems/broken_sys.json").write_text('{"submitter": "Broken",, }')
+    write_logs(v10 / "Broken/results/broken_sys/resnet", resnet_logs())
+    # too few runs: not scored, says why
+    system(v10, "Short", "short_sys")
+    write_logs(v10 / "Short/results/short_sys/resnet", resnet_logs([30.0, 31.0, 32.0]))
+    # an accelerator no cloud instance has
+    system(v10, "Ipu", "ipu_sys", accelerator_model_name="Graphcore IPU GC200", accelerator_memory_capacity="32GB")
+    write_logs(v10 / "Ipu/results/ipu_sys/resnet", resnet_logs())
+
+    # a round the rules do not know
+    system(root / "training_results_v0.6", "Old", "old_sys")
+    write_logs(root / "training_results_v0.6/Old/results/old_sys/resnet", resnet_logs())
+    return root

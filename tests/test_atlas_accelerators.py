@@ -1,0 +1,119 @@
+"""The accelerator catalog (raw/atlas/accelerators.csv) and the atlas instance and price tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pipelines.errors import InputError
+from pipelines.ingest.accelerators import memory_gb, normalize, read_catalog, read_instances, read_prices, simplify
+
+ATLAS = Path(__file__).resolve().parents[1] / "raw" / "atlas"
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return read_catalog(ATLAS / "accelerators.csv")
+
+
+# Every distinct (name, memory) in the shared sample, with the model and the cloud model by hand.
+SAMPLE_NAMES = {
+    ("NVIDIA V100", "TODO"): ("V100 (memory not stated)", "V100-SXM2-16GB"),
+    ("NVIDIA V100-SXM2-16GB (300W)", "16 GB"): ("V100-SXM2-16GB", "V100-SXM2-16GB"),
+    ("NVIDIA A100-SXM4-80GB (400W)", "80 GB"): ("A100-SXM-80GB", "A100-SXM-80GB"),
+    ("Habana Gaudi", "32 GB"): ("Gaudi (HL-205)", "Gaudi-HL-205"),
+}
+
+
+@pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
+def test_every_accelerator_name_in_the_sample_is_normalized(catalog):
+    seen = {}
+    for path in sorted(SAMPLE.glob("*/*/systems/*.json")):
+        desc = json.loads(path.read_text(encoding="utf-8"))
+        key = (desc["accelerator_model_name"], desc["accelerator_memory_capacity"])
+        found = normalize(catalog, *key, system=path.stem)
+        seen[key] = (found.model, found.cloud_model)
+    assert seen == SAMPLE_NAMES
+
+
+# Names as they appear in the published systems JSON of v0.7 ... v5.1 (spelling kept).
+@pytest.mark.parametrize("name, memory, system, model, cloud", [
+    ("NVIDIA A100-SXM-80GB CTS", "80 GB", "x", "A100-SXM-80GB", "A100-SXM-80GB"),
+    ("A100-SXM4-40GB", "40 GB", "x", "A100-SXM-40GB", "A100-SXM-40GB"),
+    ("NVIDIA A100-SXM4-80GB (500W)", "80G", "x", "A100-SXM-80GB (500W)", "A100-SXM-80GB"),
+    ("NVIDIA A100 - PCIe - 80 GB", "80 GB", "x", "A100-PCIe-80GB", None),
+    ("NVIDIA A100-PCIE-80GB (300W)", "40 GB", "x", "A100-PCIe-80GB", None),  # the name wins over a wrong field
+    ("NVIDIA A100", "40G", "x", "A100-40GB", "A100-SXM-40GB"),
+    ("NVIDIA H100-SXM5-80GB", "81559 MiB", "x", "H100-SXM-80GB", "H100-SXM-80GB"),
+    ("NVIDIA H100 80GB HBM3", "81559 MiB", "x", "H100-SXM-80GB", "H100-SXM-80GB"),
+    ("H100 NVL Tensor Core GPU (PCIe)", "94 GB", "x", "H100-NVL-94GB", None),
+    ("NVIDIA H100-PCIe-80GB", "80 GB", "x", "H100-PCIe-80GB", None),
+    ("NVIDIA H200-SXM5-141GB", "143771 MiB", "x", "H200-SXM-141GB", "H200-SXM-141GB"),
+    ("NVIDIA H200-NVL-141GB", "141 GB", "x", "H200-NVL-141GB", None),
+    ("NVIDIA Blackwell GPU (B200-SXM-180GB)", "183359 MiB", "x", "B200-SXM-180GB", "B200-SXM-180GB"),
+    ("NVIDIA Blackwell GPU (GB200)", "189471 MiB", "x", "GB200", None),
+    ("Nvidia Tesla V100", "32GB", "x", "V100-32GB", "V100-SXM2-32GB"),
+    ("NVIDIA V100-SXM3-32GB (450W)", "32 GB", "x", "V100-SXM3-32GB", None),
+    ("Habana Gaudi HL-205", "32 GB", "x", "Gaudi (HL-205)", "Gaudi-HL-205"),
+    ("Habana Gaudi2", "96 GB", "x", "Gaudi2", None),
+    ("Intel(R) Gaudi(R) 2 AI Accelerator", "96 GB", "x", "Gaudi2", None),
+    ("TPU v3", "32 GiB", "tpu-v3-8192-JAX", "TPU v3", "TPU-v3"),
+    ("TPU", "32GB", "tpu-v4-4096-TF", "TPU v4", "TPU-v4"),
+    ("TPU", "TODO", "tpu-v3-32-TF2.0", "TPU v3", "TPU-v3"),
+    ("TPU-v5p", "95GB", "cloud-tpu-v5p-1024-maxtext", "TPU v5p", "TPU-v5p"),
+    ("TPU-trillium", "32GB", "cloud-tpu-trillium-256-maxdiffusion", "TPU v6e (Trillium)", "TPU-v6e"),
+    ("AMD Instinct MI300X 192GB HBM3", "192 GB", "x", "MI300X", None),
+    ("N/A", "N/A", "cpu_only", None, None),
+])
+def test_published_names(catalog, name, memory, system, model, cloud):
+    found = normalize(catalog, name, memory, system)
+    assert (found.model, found.cloud_model) == (model, cloud)
+
+
+def test_every_cloud_model_has_an_instance_and_every_instance_a_price(catalog):
+    instances = read_instances(ATLAS / "instances.csv", catalog)
+    prices = read_prices(ATLAS / "prices.csv", instances)
+    clouds = {row.cloud_model for row in catalog if row.cloud_model}
+    assert clouds == set(instances["accelerator_model"])
+    assert set(instances["instance_type"]) == set(prices["instance_type"])
+    # the reference figures are exact; everything else is marked approximate
+    exact = prices.filter(pl.col("certainty") == "exact")
+    assert exact.filter(pl.col("instance_type") == "p5.48xlarge")["usd_per_hour"].to_list() == [98.32, 55.04]
+    assert prices.filter(pl.col("certainty") == "approximate")["source"].str.contains("not checked").all()
+
+
+def test_simplify_and_memory():
+    assert simplify("Intel(R) Gaudi(R) 2 AI Accelerator") == "intel gaudi 2 ai accelerator"
+    assert simplify("NVIDIA A100-SXM4-80GB (400W)") == "nvidia a100 sxm4 80gb 400w"
+    assert memory_gb("81559 MiB") == pytest.approx(79.647, abs=1e-3)
+    assert [memory_gb(t) for t in ["80 GB", "80G", "80GiB", "2x 24 GB", "TODO", "", None]] == [80, 80, 80, 24, None, None, None]
+
+
+def test_bad_catalog_and_tables_are_input_errors(tmp_path, catalog):
+    bad = tmp_path / "accelerators.csv"
+    bad.write_text("model,vendor,name_regex,system_regex,memory_gb,cloud_model,assumption\nX,Y,a100 (,,,,\n")
+    with pytest.raises(InputError, match="invalid regular expression") as error:
+        read_catalog(bad)
+    assert error.value.where == "2 column name_regex"
+    instances = tmp_path / "instances.csv"
+    instances.write_text("provider,instance_type,accelerator_model,accelerator_count,billing,notes\n"
+                         "aws,p9.huge,Z9000,8,instance,\n")
+    with pytest.raises(InputError, match="no cloud_model of the accelerator catalog"):
+        read_instances(instances, catalog)
+    instances.write_text("provider,instance_type,accelerator_model,accelerator_count,billing,notes\n"
+                         "aws,p4d.24xlarge,A100-SXM-40GB,8,per-minute,\n")
+    with pytest.raises(InputError, match="billing"):
+        read_instances(instances, catalog)
+    prices = tmp_path / "prices.csv"
+    prices.write_text("provider,region,instance_type,usd_per_hour,as_of,certainty,source\n"
+                      "aws,us-east-1,p9.huge,1.0,2024-01-01,exact,x\n")
+    with pytest.raises(InputError, match="not in the atlas instances table"):
+        read_prices(prices, read_instances(ATLAS / "instances.csv", catalog))
+    prices.write_text("provider,region,instance_type,usd_per_hour,as_of,certainty,source\n"
+                      "aws,us-east-1,p4d.24xlarge,1.0,2024-01-01,roughly,x\n")
+    with pytest.raises(InputError, match="certainty"):
+        read_prices(prices)

@@ -1,0 +1,141 @@
+"""Scale-aware cost of the atlas (pipelines/metrics/atlas.py) against figures computed by hand."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+import pytest
+
+from pipelines.metrics import atlas
+
+
+def _scores(rows: list[tuple]) -> pl.DataFrame:
+    """rows: (round, folder, system, benchmark, minutes)."""
+    return pl.DataFrame(
+        [{"round": r, "submitter": f, "system": s, "benchmark": b, "runs": 5, "dropped_runs": 0,
+          "time_to_train_minutes": m, "reason": None if m is not None else "3 result files; resnet requires 5",
+          "scaling_factor": 1.0, "benchmark_model": b, "folder": f, "benchmark_path": f"{f}/{s}/{b}", "quirk": None}
+         for r, f, s, b, m in rows])
+
+
+def _systems(rows: list[tuple]) -> pl.DataFrame:
+    """rows: (round, folder, system, nodes, per_node, accelerator_model, cloud_model, status_class)."""
+    return pl.DataFrame(
+        [{"round": r, "folder": f, "system": s, "system_name": s, "division": "closed", "status": st,
+          "status_class": st, "number_of_nodes": n, "accelerators_per_node": k, "accelerators_total": n * k,
+          "accelerator_model_name": model, "accelerator_model": model, "cloud_model": cloud, "assumption": None,
+          "problem": None} for r, f, s, n, k, model, cloud, st in rows])
+
+
+INSTANCES = pl.DataFrame({
+    "provider": ["aws", "azure", "gcp"], "instance_type": ["p4de.24xlarge", "Standard_ND96amsr_A100_v4", "tpu-v4"],
+    "accelerator_model": ["A100-SXM-80GB", "A100-SXM-80GB", "TPU-v4"], "accelerator_count": [8, 8, 1],
+    "billing": ["instance", "instance", "chip"], "notes": [None, None, None],
+})
+PRICES = pl.DataFrame({
+    "provider": ["aws", "aws", "azure", "gcp"],
+    "instance_type": ["p4de.24xlarge", "p4de.24xlarge", "Standard_ND96amsr_A100_v4", "tpu-v4"],
+    "region": ["us-east-1", "us-east-1", "eastus", "us-central2"],
+    "usd_per_hour": [50.0, 40.0, 32.77, 3.22],
+    "as_of": [date(2022, 1, 1), date(2024, 1, 1), date(2024, 1, 1), date(2024, 1, 1)],
+    "certainty": ["exact", "approximate", "approximate", "approximate"],
+    "source": ["a", "b", "c", "d"],
+})
+
+
+@pytest.fixture(scope="module")
+def ranked():
+    scores = _scores([
+        ("v2.0", "Acme", "multi_node", "resnet", 90.0),    # 3 nodes x 4 = 12 A100s, 90 minutes
+        ("v2.0", "Acme", "one_node", "resnet", 100.0),     # 1 x 8 A100s, 100 minutes
+        ("v2.0", "Google", "tpu_pod", "resnet", 30.0),     # 64 hosts x 4 = 256 TPU v4 chips, 30 minutes
+        ("v2.0", "Acme", "short", "resnet", None),         # not scored
+        ("v2.0", "Ipu", "ipu", "resnet", 20.0),            # no cloud has it
+    ])
+    systems = _systems([
+        ("v2.0", "Acme", "multi_node", 3, 4, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+        ("v2.0", "Acme", "one_node", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+        ("v2.0", "Google", "tpu_pod", 64, 4, "TPU v4", "TPU-v4", "cloud"),
+        ("v2.0", "Acme", "short", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+        ("v2.0", "Ipu", "ipu", 1, 16, "Graphcore IPU GC200", None, "on-premise"),
+    ])
+    entries = atlas.entries(scores, systems)
+    in_force = atlas.prices_in_force(PRICES, date(2025, 6, 1))
+    return entries, atlas.rank(atlas.price_results(entries, INSTANCES, in_force))
+
+
+def _pair(ranked_frame: pl.DataFrame, system: str, instance: str) -> dict:
+    rows = ranked_frame.filter((pl.col("system") == system) & (pl.col("instance_type") == instance))
+    assert rows.height == 1
+    return rows.row(0, named=True)
+
+
+def test_multi_node_result_needs_whole_instances(ranked):
+    _, frame = ranked
+    row = _pair(frame, "multi_node", "p4de.24xlarge")
+    # 12 accelerators on 8-GPU instances: ceil(12 / 8) = 2 instances, 4 GPUs idle; newest price 40.0
+    assert (row["accelerators_total"], row["instances_needed"], row["idle_accelerators"]) == (12, 2, 4)
+    assert row["usd_per_hour"] == 40.0 and row["price_as_of"] == date(2024, 1, 1)
+    assert row["cost_to_train_usd"] == pytest.approx(2 * 40.0 * 1.5)           # 120.00
+    assert row["accelerator_hours"] == pytest.approx(12 * 1.5)                  # 18.0
+    assert row["usd_per_accelerator_hour"] == pytest.approx(120.0 / 18.0)       # 6.667 > 40 / 8 = 5.0
+    azure = _pair(frame, "multi_node", "Standard_ND96amsr_A100_v4")
+    assert azure["cost_to_train_usd"] == pytest.approx(2 * 32.77 * 1.5)         # 98.31
+
+
+def test_per_chip_billing_prices_every_chip(ranked):
+    _, frame = ranked
+    row = _pair(frame, "tpu_pod", "tpu-v4")
+    assert (row["instances_needed"], row["idle_accelerators"]) == (256, 0)
+    assert row["cost_to_train_usd"] == pytest.approx(256 * 3.22 * 0.5)          # 412.16
+    assert row["usd_per_accelerator_hour"] == pytest.approx(3.22)
+    assert row["price_basis"] == "same cloud"  # Google's cloud result priced on GCP
+
+
+def test_on_premise_results_are_estimates(ranked):
+    _, frame = ranked
+    assert _pair(frame, "one_node", "p4de.24xlarge")["price_basis"].startswith("estimate: result not measured in the cloud")
+
+
+def test_ranks_cheapest_per_accelerator_fastest_and_front(ranked):
+    _, frame = ranked
+    # costs: multi_node azure 98.31, aws 120.00; one_node azure 8 GPUs x 1 instance: 32.77 x 100/60 = 54.617,
+    # aws 40 x 100/60 = 66.667; tpu_pod 412.16
+    order = frame.select("system", "instance_type", "cost_rank").rows()
+    assert order == [
+        ("one_node", "Standard_ND96amsr_A100_v4", 1), ("one_node", "p4de.24xlarge", 2),
+        ("multi_node", "Standard_ND96amsr_A100_v4", 3), ("multi_node", "p4de.24xlarge", 4), ("tpu_pod", "tpu-v4", 5),
+    ]
+    cheapest = frame.filter(pl.col("cheapest_for_accelerator")).select("system", "instance_type").rows()
+    assert cheapest == [("one_node", "Standard_ND96amsr_A100_v4"), ("tpu_pod", "tpu-v4")]
+    assert set(frame.filter(pl.col("fastest"))["system"]) == {"tpu_pod"}  # 30 minutes
+    # front: tpu_pod (fastest, 30 min), one_node on Azure (cheapest, 100 min) and multi_node on Azure
+    # (90 min at 98.31: only tpu_pod is faster and it costs more); the AWS rows are beaten by Azure's
+    front = frame.filter(pl.col("on_pareto_front")).select("system", "instance_type").rows()
+    assert sorted(front) == [("multi_node", "Standard_ND96amsr_A100_v4"), ("one_node", "Standard_ND96amsr_A100_v4"),
+                             ("tpu_pod", "tpu-v4")]
+
+
+def test_entries_that_cannot_be_priced_say_why(ranked):
+    entries, frame = ranked
+    why = dict(entries.select("system", "not_priced_because").rows())
+    assert why["short"].startswith("not scored: 3 result files")
+    assert why["ipu"] == "no cloud instance in the atlas has Graphcore IPU GC200"
+    assert why["multi_node"] is None
+    assert "short" not in frame["system"].to_list() and "ipu" not in frame["system"].to_list()
+
+
+def test_trend_keeps_the_cheapest_per_round_and_its_change(ranked):
+    _, frame = ranked
+    later = frame.with_columns(pl.lit("v2.1").alias("round"), pl.col("cost_to_train_usd") * 0.5)
+    trend = atlas.trend(pl.concat([frame, later]))
+    assert trend.select("round", "system", "instance_type").rows() == [
+        ("v2.0", "one_node", "Standard_ND96amsr_A100_v4"), ("v2.1", "one_node", "Standard_ND96amsr_A100_v4")]
+    assert trend["cheapest_cost_usd"].to_list() == pytest.approx([32.77 * 100 / 60, 32.77 * 100 / 60 * 0.5])
+    assert trend["change_pct"].to_list()[1] == pytest.approx(-50.0)
+
+
+def test_prices_in_force_ignore_later_snapshots():
+    in_force = atlas.prices_in_force(PRICES, date(2023, 1, 1))
+    assert in_force.select("instance_type", "usd_per_hour").rows() == [("p4de.24xlarge", 50.0)]
