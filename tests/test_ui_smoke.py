@@ -1,0 +1,222 @@
+"""`make ui` for real: scripts/ui.sh starts the webserver and the daemon, GraphQL shows the code
+location, the asset graph with its edges, checks, the sensors and the schedule; SIGTERM and Ctrl-C
+stop every process it started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from tests.pipeline_runner import REPO, make_dirs, pipeline_env
+
+pytestmark = pytest.mark.slow
+
+START_TIMEOUT = 180
+STOP_TIMEOUT = 60
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, timeout: float = 5.0) -> bytes:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.read()
+
+
+def graphql(port: int, query: str) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql", data=json.dumps({"query": query}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body = json.loads(response.read())
+    assert "errors" not in body, body
+    return body["data"]
+
+
+class UI:
+    def __init__(self, dirs, port: int, log: Path):
+        env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
+               "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home),
+               "UI_HOST": "127.0.0.1", "UI_PORT": str(port)}
+        self.port, self.log = port, log
+        self.handle = open(log, "wb")
+        # its own session and process group, as a terminal would give it
+        self.proc = subprocess.Popen(["bash", str(REPO / "scripts" / "ui.sh")], cwd=REPO, env=env,
+                                     stdout=self.handle, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"ui.sh ended early:\n{self.log.read_text()[-3000:]}"
+            served = re.search(r"Serving dagster-webserver on http://[\d.]+:(\d+)", self.log.read_text(errors="replace"))
+            if served:
+                assert int(served.group(1)) == self.port, f"the webserver moved to port {served.group(1)}"
+                try:
+                    info = json.loads(get(f"http://127.0.0.1:{self.port}/server_info"))
+                    assert info["dagster_version"] == dg.__version__
+                    return
+                except OSError:
+                    pass
+            time.sleep(0.5)
+        raise AssertionError(f"the UI did not answer within {START_TIMEOUT}s:\n{self.log.read_text()[-3000:]}")
+
+    def group_alive(self) -> bool:
+        try:
+            os.killpg(self.proc.pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+
+    def processes(self) -> list[int]:
+        """Every process still in the session ui.sh started (dagster dev has its own group in it)."""
+        out = subprocess.run(["ps", "-e", "-o", "pid=,sid="], capture_output=True, text=True).stdout
+        return [int(pid) for pid, sid in (line.split() for line in out.splitlines()) if int(sid) == self.proc.pid]
+
+    def stop(self, sig: int) -> float:
+        start = time.monotonic()
+        if sig == signal.SIGINT:
+            os.killpg(self.proc.pid, sig)  # Ctrl-C: the terminal signals the foreground group
+        else:
+            self.proc.send_signal(sig)
+        self.proc.wait(timeout=STOP_TIMEOUT)
+        deadline = time.monotonic() + 10
+        while self.processes() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.handle.close()
+        return time.monotonic() - start
+
+    def kill(self) -> None:
+        for pid in self.processes():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.handle.close()
+
+
+@pytest.fixture
+def dirs(tmp_path):
+    return make_dirs(tmp_path)
+
+
+def expected_graph(dirs) -> tuple[dict[str, set[str]], set[str]]:
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pipelines.definitions import defs
+
+        graph = defs().resolve_asset_graph()
+        edges = {key.to_user_string(): {p.to_user_string() for p in graph.get(key).parent_keys}
+                 for key in graph.get_all_asset_keys()}
+        checks = {c.name for c in graph.asset_check_keys}
+    return edges, checks
+
+
+ASSETS = """{ assetNodes { assetKey { path } groupName kinds description isObservable pools
+  dependencyKeys { path } automationCondition { label }
+  assetChecksOrError { __typename ... on AssetChecks { checks { name blocking } } } } }"""
+LOCATION = """{ workspaceOrError { __typename ... on Workspace { locationEntries { name loadStatus
+  locationOrLoadError { __typename ... on PythonError { message } } } } } }"""
+REPOS = """{ repositoriesOrError { __typename ... on RepositoryConnection { nodes { name
+  sensors { name sensorType sensorState { status } } schedules { name cronSchedule scheduleState { status } } } } } }"""
+DAEMONS = """{ instance { daemonHealth { allDaemonStatuses { daemonType healthy required } } } }"""
+
+
+def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp_path):
+    edges, check_names = expected_graph(dirs)
+    ui = UI(dirs, free_port(), tmp_path / "ui.log")
+    try:
+        ui.wait_ready()
+        # the project's instance settings went into DAGSTER_HOME
+        assert (dirs.dagster_home / "dagster.yaml").read_text() == (REPO / "dagster.yaml").read_text()
+
+        entries = graphql(ui.port, LOCATION)["workspaceOrError"]["locationEntries"]
+        assert len(entries) == 1
+        assert entries[0]["loadStatus"] == "LOADED"
+        assert entries[0]["locationOrLoadError"]["__typename"] == "RepositoryLocation", entries[0]
+
+        nodes = {"/".join(n["assetKey"]["path"]): n for n in graphql(ui.port, ASSETS)["assetNodes"]}
+        assert set(nodes) == set(edges)
+        for name, node in nodes.items():
+            assert {"/".join(d["path"]) for d in node["dependencyKeys"]} == edges[name], name
+            assert node["description"], name
+            assert node["groupName"] in {"raw", "staging", "marts", "report"}, name
+            assert node["kinds"] or node["isObservable"], name
+        assert nodes["stg_prices"]["pools"] == ["duckdb_writer"]
+        assert nodes["cost_to_train"]["automationCondition"]["label"] == "eager, blocking checks passed"
+        assert nodes["stg_prices"]["automationCondition"] is None  # the sensor owns raw -> staging
+        shown_checks = {c["name"]: c["blocking"] for n in nodes.values()
+                        if n["assetChecksOrError"]["__typename"] == "AssetChecks"
+                        for c in n["assetChecksOrError"]["checks"]}
+        assert set(shown_checks) == check_names and all(shown_checks.values())
+
+        (repo,) = graphql(ui.port, REPOS)["repositoriesOrError"]["nodes"]
+        sensors = {s["name"]: s for s in repo["sensors"]}
+        assert sensors["raw_files_sensor"]["sensorState"]["status"] == "RUNNING"
+        assert sensors["regenerate_automation"]["sensorState"]["status"] == "RUNNING"
+        assert sensors["regenerate_automation"]["sensorType"] == "AUTO_MATERIALIZE"
+        schedules = {s["name"]: s for s in repo["schedules"]}
+        assert schedules["daily_report_schedule"]["scheduleState"]["status"] == "RUNNING"
+        assert schedules["daily_report_schedule"]["cronSchedule"] == "0 6 * * *"
+
+        # the daemon runs: sensors, schedules, the run queue and automation report healthy
+        wanted = {"SENSOR", "SCHEDULER", "QUEUED_RUN_COORDINATOR", "ASSET"}
+        deadline = time.monotonic() + 90
+        while True:
+            statuses = graphql(ui.port, DAEMONS)["instance"]["daemonHealth"]["allDaemonStatuses"]
+            healthy = {s["daemonType"] for s in statuses if s["healthy"]}
+            if wanted <= healthy or time.monotonic() > deadline:
+                break
+            time.sleep(2)
+        assert wanted <= healthy, statuses
+
+        took = ui.stop(signal.SIGTERM)
+    except BaseException:
+        ui.kill()
+        raise
+    assert ui.proc.returncode == 143
+    assert not ui.processes(), "processes left after SIGTERM"
+    assert took < STOP_TIMEOUT
+    with pytest.raises(OSError):
+        get(f"http://127.0.0.1:{ui.port}/server_info", timeout=2)
+
+
+def test_ctrl_c_stops_everything(dirs, tmp_path):
+    ui = UI(dirs, free_port(), tmp_path / "ui.log")
+    try:
+        ui.wait_ready()
+        ui.stop(signal.SIGINT)
+    except BaseException:
+        ui.kill()
+        raise
+    assert ui.proc.returncode == 130
+    assert not ui.processes(), "processes left after Ctrl-C"
+
+
+def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        ui = UI(dirs, port, tmp_path / "ui.log")
+        try:
+            code = ui.proc.wait(timeout=60)
+        finally:
+            ui.kill()
+    assert code == 1
+    assert f"127.0.0.1:{port} is not free" in (tmp_path / "ui.log").read_text()
