@@ -49,6 +49,7 @@ from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, Benchm
 
 TOKEN = ":::MLLOG "
 _DECODER = json.JSONDecoder()
+_KEYS = frozenset({"run_start", "run_stop", "eval_accuracy", "train_samples", "global_batch_size"})
 
 
 @dataclass(frozen=True)
@@ -91,22 +92,31 @@ class _Run:
         self.global_batch_size: float | None = None
         self.evals: list[tuple[object, object]] = []  # (value, epoch_num) in log order
 
+    def _bad(self, lineno: int, problem: str) -> None:
+        self.bad_line = self.bad_line or f"line {lineno}: {problem}"
+
     def add(self, lineno: int, record: object) -> None:
-        if not isinstance(record, dict):
-            self.bad_line = self.bad_line or f"line {lineno}: :::MLLOG record is not a JSON object"
+        if type(record) is not dict:
+            self._bad(lineno, ":::MLLOG record is not a JSON object")
             return
-        key, time_ms = record.get("key"), _number(record.get("time_ms"))
-        if not isinstance(key, str) or time_ms is None:
-            self.bad_line = self.bad_line or f"line {lineno}: :::MLLOG record without key or numeric time_ms"
+        key, time_ms = record.get("key"), record.get("time_ms")
+        if type(key) is not str or type(time_ms) not in (int, float):
+            self._bad(lineno, ":::MLLOG record without key or numeric time_ms")
+            return
+        if key not in _KEYS:  # most lines: valid, and nothing the score needs
             return
         metadata = record.get("metadata")
         metadata = metadata if isinstance(metadata, dict) else {}
         value = record.get("value")
-        if key == "run_start" and self.start is None:
-            self.start = time_ms
-        elif key == "run_stop" and self.stop is None:
-            self.stop = time_ms
-            self.stop_status = metadata.get("status")
+        if key in ("run_start", "run_stop"):
+            at = _number(time_ms)
+            if at is None:
+                self._bad(lineno, f"{key} time_ms is not a finite number")
+            elif key == "run_start" and self.start is None:
+                self.start = at
+            elif key == "run_stop" and self.stop is None:
+                self.stop = at
+                self.stop_status = metadata.get("status")
         elif key == "eval_accuracy":
             self.evals.append((value, metadata.get("epoch_num")))
         elif key == "train_samples" and _number(value) is not None:
@@ -169,9 +179,11 @@ def parse_result_file(path: Path, rule: BenchmarkRule) -> RunResult:
                     continue
                 text = line[at + len(TOKEN):].strip()
                 try:
-                    record = _DECODER.decode(text)
+                    record, end = _DECODER.raw_decode(text)  # json.loads minus its whitespace scans
+                    if end != len(text):
+                        raise ValueError("extra data")
                 except (ValueError, RecursionError):
-                    run.bad_line = run.bad_line or f"line {lineno}: cut off or invalid JSON"
+                    run._bad(lineno, "cut off or invalid JSON")
                     continue
                 run.add(lineno, record)
     except OSError as error:
