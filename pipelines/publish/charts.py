@@ -25,6 +25,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 plt.rcParams.update({
     "svg.fonttype": "none",
     "svg.hashsalt": "cost-to-train",
+    "text.parse_math": False,  # names from input files are text: "$5 and $6" must not become TeX
     "font.family": "DejaVu Sans",
     "font.size": 9,
     "axes.spines.top": False,
@@ -67,6 +68,8 @@ def _svg(fig, chart_id: str, alt: str) -> str:
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: the SVG is inlined in HTML
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
+    # matplotlib's `*{stroke-linejoin: round; ...}` would style the whole HTML page: drop it
+    svg = re.sub(r"\s*<defs>\s*<style[^>]*>.*?</style>\s*</defs>", "", svg, count=1, flags=re.S)
     # Scale with the page: keep the viewBox, let CSS set the size.
     svg = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1', svg, count=1)
     # One namespace of ids per chart: matplotlib numbers its ids from 1 in every figure.
