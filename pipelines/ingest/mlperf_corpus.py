@@ -38,8 +38,9 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest import mlperf_quirks as quirks
-from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
-from pipelines.ingest.mlperf_rules import RULES, BenchmarkRule, benchmark_rule, normalize_round
+from pipelines.ingest.mlperf_logs import RunResult
+from pipelines.ingest.mlperf_rounds_later import parse_result
+from pipelines.ingest.mlperf_rules import RULES, BenchmarkRule, benchmark_rule
 from pipelines.ingest.mlperf_tree import _scaling_factor, score_benchmark
 from pipelines.ingest.systems_json import parse_system_json
 
@@ -137,7 +138,7 @@ def tasks(round_dir: Path, round_: str) -> tuple[list[Task], list[dict]]:
     return found, unscorable
 
 
-def score_task(task: Task, parse: Callable[[Path, BenchmarkRule], RunResult] = parse_result_file) -> tuple[dict, list[dict]]:
+def score_task(task: Task, parse: Callable[[Path, BenchmarkRule], RunResult] = parse_result) -> tuple[dict, list[dict]]:
     """Score one benchmark folder: (score row, run rows). Never raises for bad content."""
     path = Path(task.path)
     files = quirks.result_files(path)
