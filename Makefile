@@ -38,5 +38,9 @@ ui: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# The MLPerf price-performance atlas: make atlas MLPERF_DIR=<folder with training_results_v0.7 ... v5.1>
+atlas: $(STAMP)
+	$(BIN)/python -m pipelines.atlas --mlperf-dir "$(MLPERF_DIR)"
+
 clean:
 	rm -rf reports/2* reports/latest reports/index.html reports/.build reports/.store warehouse
