@@ -1,0 +1,71 @@
+"""Same inputs, same bytes: the published HTML and PDF are rebuilt in a fresh process (another hash
+seed, a cold matplotlib) from the same warehouse and compared byte for byte.
+
+The generation date comes from SOURCE_DATE_EPOCH; the PDF's creation and modification dates are
+fixed from the price date, and WeasyPrint 70 writes no random /ID (none at all here), so the PDF
+repeats exactly: no masking needed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+REBUILD = """
+import sys
+from pathlib import Path
+from pipelines.defs.report import MARTS, report_context
+from pipelines.publish.render import render_html, render_pdf
+from pipelines.warehouse import connect, read_table
+
+with connect(Path(sys.argv[1]), read_only=True) as conn:
+    tables = {name: read_table(conn, name) for name in MARTS}
+html = render_html(report_context(tables))
+out = Path(sys.argv[2])
+(out / "report.html").write_text(html, encoding="utf-8")
+(out / "report.pdf").write_bytes(render_pdf(html, created=tables["report_dates"]["price_date"][0]))
+"""
+
+
+def _rebuild(warehouse: Path, out: Path, epoch: str) -> tuple[str, bytes]:
+    out.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": epoch, "PYTHONHASHSEED": "random"}
+    subprocess.run([sys.executable, "-c", REBUILD, str(warehouse), str(out)], env=env, check=True, timeout=600)
+    return (out / "report.html").read_text(encoding="utf-8"), (out / "report.pdf").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def rebuilt(bundled_run, tmp_path_factory):
+    return _rebuild(bundled_run.warehouse, tmp_path_factory.mktemp("rebuilt"), "1764374400")
+
+
+def test_html_and_pdf_are_byte_identical_when_rebuilt(bundled_run, rebuilt):
+    published = bundled_run.reports / "latest"
+    html, pdf = rebuilt
+    assert html.encode("utf-8") == (published / "report.html").read_bytes()
+    assert pdf == (published / "report.pdf").read_bytes()
+
+
+def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
+    _, pdf = rebuilt
+    (tmp_path / "r.pdf").write_bytes(pdf)
+    reader = PdfReader(tmp_path / "r.pdf")
+    assert reader.metadata["/CreationDate"].startswith("D:20250601000000")
+    assert reader.metadata["/ModDate"].startswith("D:20250601000000")
+    file_id = reader.trailer.get("/ID")
+    assert file_id is None  # nothing random in the trailer; were one added, the previous test would catch it
+
+
+def test_only_the_generation_date_follows_source_date_epoch(bundled_run, rebuilt, tmp_path):
+    html, pdf = rebuilt
+    other_html, other_pdf = _rebuild(bundled_run.warehouse, tmp_path / "later", "1767225600")  # 2026-01-01
+    assert other_html != html
+    assert "2025-11-29" in html and "2025-11-29" not in other_html and "2026-01-01" in other_html
+    assert re.sub("2026-01-01", "2025-11-29", other_html) == html
+    assert other_pdf != pdf  # the title page shows the generation date
