@@ -23,7 +23,35 @@ def _dagster_home() -> None:
     config = home / "dagster.yaml"
     template = REPO_ROOT / "dagster.yaml"
     if not config.exists() and template.exists():
-        config.write_text(template.read_text())
+        # atomically: a second `make report` starting at the same moment must never read a
+        # half-written file (an empty one would silently drop the run and pool limits)
+        tmp = config.with_name(f".dagster.yaml.{os.getpid()}.tmp")
+        tmp.write_text(template.read_text())
+        os.replace(tmp, config)
+    _init_instance(home)
+
+
+def _init_instance(home: Path) -> None:
+    """Create the instance's SQLite storage one process at a time.
+
+    Two runs creating a fresh DAGSTER_HOME at the same moment both stamp the schema version, and
+    the instance then refuses to load ("more than one head present"). Under a file lock, the first
+    process creates every database and the second finds them made.
+    """
+    import fcntl
+
+    import dagster as dg
+
+    with open(home / ".instance.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            with warnings.catch_warnings(), dg.DagsterInstance.get() as instance:
+                warnings.simplefilter("ignore")
+                instance.get_run_records(limit=1)
+                instance.all_instigator_state()
+                instance.event_log_storage.get_pool_limits()
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def one_line(text: str) -> str:
@@ -67,7 +95,7 @@ def run_report() -> int:
     from pipelines.definitions import defs
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    job = defs().resolve_implicit_global_asset_job_def()
+    job = defs().resolve_job_def("report_job")
     with dg.DagsterInstance.get() as instance:
         # The console logger would print each failed step's stack trace: the reason is printed
         # below as one line instead, and the run's full event log stays in DAGSTER_HOME (the UI).

@@ -60,7 +60,7 @@ def run_pipeline(dirs: RunDirs, selection: list[str] | None = None, **extra: str
     with pipeline_env(dirs, **extra), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
         definitions = defs()
-        job = definitions.resolve_implicit_global_asset_job_def()
+        job = definitions.resolve_job_def("report_job")
         keys = [dg.AssetKey(name) for name in selection] if selection else None
         with dg.DagsterInstance.ephemeral() as instance:
             return job.execute_in_process(
