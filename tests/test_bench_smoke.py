@@ -1,0 +1,110 @@
+"""Smoke tests of the benchmark harness and the scaled-data generator (no timing assertions).
+
+The generator's output at factor 1 goes through the real pipeline (staging, blocking checks,
+marts in a real DuckDB file, a real Dagster instance in a temporary DAGSTER_HOME), and the costs
+are checked against values computed by hand from the generator's documented rules, and against
+the direct DuckDB/polars script the scale benchmark uses as its reference.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import harness
+from bench.__main__ import markdown, table_rows, write_markdown, KEEP_MARKER
+from bench.gen_scaled_raw import generate
+from bench.pipeline_bench import _Place, change_one_price, check_direct_matches
+
+
+def test_run_command_measures_a_fresh_process_memory_and_fails_loudly(tmp_path):
+    grab = "x = bytearray(150 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096])"
+    sample = harness.run_command([sys.executable, "-c", grab])
+    assert 150 <= sample.peak_mib < 1000
+    assert sample.seconds > 0
+    small = harness.run_command([sys.executable, "-c", "pass"])
+    assert small.peak_mib < sample.peak_mib - 100  # memory is per process, not carried over
+    with pytest.raises(harness.BenchError, match="exited 3"):
+        harness.run_command([sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"])
+
+
+def test_run_callable_runs_in_a_new_process(tmp_path):
+    target = tmp_path / "made_by_child"
+    harness.run_callable("os:mkdir", str(target))
+    assert target.is_dir()
+    with pytest.raises(harness.BenchError):
+        harness.run_callable("os:mkdir", str(target))  # exists now: the child fails, so must the call
+
+
+def test_stats_and_row_by_hand():
+    assert harness.stats([3.0, 1.0, 2.0]) == (2.0, 2.0)
+    subject = [harness.Sample(2.0, 100.0), harness.Sample(4.0, 120.0), harness.Sample(3.0, 110.0)]
+    reference = [harness.Sample(1.0, 50.0), harness.Sample(1.5, 55.0), harness.Sample(2.0, 40.0)]
+    r = harness.row("x", subject, "ref", reference, goal_ratio=1.5)
+    assert (r["median_s"], r["spread_s"], r["peak_mib"]) == (3.0, 2.0, 120.0)
+    assert (r["ref_median_s"], r["ref_spread_s"], r["ref_peak_mib"]) == (1.5, 1.0, 55.0)
+    cells = table_rows([r])[0]
+    assert cells[8] == "2.00x" and cells[9] == "≤ 1.5x: missed"
+
+
+def test_markdown_keeps_notes_below_the_marker(tmp_path):
+    out = tmp_path / "BENCHMARKS.md"
+    out.write_text(f"old table\n{KEEP_MARKER}\n## Analysis\nkept text\n")
+    info = harness.machine() | {"load_start": "1.0", "load_end": "2.0"}
+    r = harness.row("a|b", [harness.Sample(1.0, 10.0)], "floor", [harness.Sample(2.0, 5.0)])
+    write_markdown(markdown([r], ["bench/x_bench.py is missing: skipped"], info, "python -m bench", 60.0), out)
+    text = out.read_text()
+    assert "old table" not in text and "kept text" in text
+    assert info["cpu"] in text and f"{info['cores']} cores" in text
+    assert "a\\|b" in text and "0.50x" in text and "x_bench.py is missing" in text
+
+
+def test_generator_counts_and_formats(tmp_path):
+    counts = generate(tmp_path / "raw", factor=3)
+    assert counts["instances"] == 30 and counts["systems"] == 24 and counts["mappings"] == 90
+    assert counts["comparisons"] == 6 and counts["snapshots"] == 3
+    bundled = Path(__file__).resolve().parents[1] / "raw"
+    for name in ("instances.csv", "mappings.csv"):
+        with open(bundled / name) as a, open(tmp_path / "raw" / name) as b:
+            assert next(csv.reader(a)) == next(csv.reader(b))
+    prices = sorted((tmp_path / "raw" / "prices").glob("*.csv"))
+    with open(bundled / "prices" / "on_demand_2022-02-08.csv") as a, open(prices[0]) as b:
+        assert next(csv.reader(a)) == next(csv.reader(b))
+    system = json.loads(next((tmp_path / "raw" / "systems").glob("*.json")).read_text())
+    assert system["number_of_nodes"] == "1" and system["accelerators_per_node"] == "8"
+    assert generate(tmp_path / "again", factor=3) == counts
+    assert (tmp_path / "raw" / "report.toml").read_bytes() == (tmp_path / "again" / "report.toml").read_bytes()
+
+
+def test_generated_data_passes_the_pipeline_with_hand_computed_costs(tmp_path):
+    place = _Place(tmp_path, factor=1)
+    place.selection("marts")  # raises BenchError if a reader or a blocking check refuses the data
+    import duckdb
+
+    with duckdb.connect(str(place.warehouse), read_only=True) as conn:
+        cost = {(c, b, t): v for c, b, t, v in conn.sql(
+            "select comparison, benchmark, instance_type, cost_to_train_usd from cost_to_train").fetchall()}
+    # instance 0: aws A100, 27.00 USD/h cut 4 % in snapshot 1 (25.92), newest snapshot has no change
+    # for it; system 0 scored resnet in v0.7 at 28.8 min -> 25.92 * 28.8 / 60
+    assert cost[("synthetic-00000", "resnet", "bx00000.24xlarge")] == pytest.approx(12.4416, rel=1e-12)
+    # instance 1: gcp 8x V100 16 GB, 24 * 1.013 = 24.312 USD/h; resnet 28.8 * 2.6 * 1.01 = 75.6288 min
+    assert cost[("synthetic-00000", "resnet", "bx-highgpu-8g-00001")] == pytest.approx(30.64478976, rel=1e-12)
+    # instance 5: azure A100, 27 * 1.065 = 28.755 USD/h; system 5 scored in v1.1 (30.24 min) and in
+    # v1.0 (10 % slower, 33.264 min): the newest round wins -> 28.755 * 30.24 / 60
+    assert cost[("synthetic-00001", "resnet", "Standard_BX00005_v4")] == pytest.approx(14.49252, rel=1e-12)
+    # instance 9 has no resnet system (one mapping in ten): no figure, never 0
+    assert cost[("synthetic-00001", "resnet", "bx00009.24xlarge")] is None
+
+    place.direct()
+    assert check_direct_matches(place) == len(cost)
+
+    before = sorted((place.raw / "prices").glob("*.csv"))[-1].read_text()
+    change_one_price(place.raw, 0)
+    changed = sorted((place.raw / "prices").glob("*.csv"))[-1].read_text()
+    change_one_price(place.raw, 1)
+    assert changed != before
+    assert sorted((place.raw / "prices").glob("*.csv"))[-1].read_text().splitlines()[0] == before.splitlines()[0]
