@@ -83,16 +83,20 @@ def read_bytes(path: Path) -> bytes:
         if exc.errno == errno.EISDIR:
             raise InputError(path, None, "is a directory, expected a file") from None
         raise InputError(path, None, f"cannot be read: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise InputError(path, None, "is a directory, expected a file")
         if not stat.S_ISREG(mode):
             raise InputError(path, None, "is not a regular file (a FIFO, socket or device)")
-        try:
-            return handle.read()
-        except OSError as exc:
-            raise InputError(path, None, f"cannot be read: {exc.strerror or exc}") from None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(path, None, f"cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_text(path: Path) -> str:

@@ -81,7 +81,12 @@ def parse_report_config(path: Path) -> ReportConfig:
     try:
         data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(path, getattr(exc, "lineno", None), f"is not valid TOML: {exc.msg if hasattr(exc, 'msg') else exc}") from None
+        # Python 3.11's message ends with "(at line N, column M)": the line goes where it belongs
+        message = str(exc)
+        at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+        if at:
+            message = f"{message[:at.start()]} (column {at.group(2)})"
+        raise InputError(path, at.group(1) if at else None, f"is not valid TOML: {message}") from None
 
     def need(key: str, kind: type, where: str = "") -> object:
         if key not in data:
