@@ -1,0 +1,369 @@
+"""Writes the bad-input corpus: one folder per case under tests/bad_inputs/.
+
+Each case folder holds
+  case.toml   description; `error`, a regular expression the one-line error must match (it names
+              the file and the line, column or field), or `accepted = true` for input that must
+              be read (the run succeeds); optional `remove` (paths deleted from the copy of raw/),
+              `special` (paths turned into a FIFO, a dangling symlink, a symlink loop or a
+              directory at test time: git cannot hold those) and `runs_reason` (a regex one of
+              stg_mlperf_runs' reasons must match after the run) and `known_hole` (a mart that
+              such a failed run still rewrites today: see tests/test_bad_inputs.py)
+  raw/...     files laid over a copy of the bundled raw/ folder (replacing or adding)
+
+The cases are small edits of the bundled data, written by this script so that a reader sees how
+each was made; the written files are committed, and tests/test_bad_inputs.py reads only those.
+Run `python tests/bad_inputs/make_corpus.py` after changing the bundled raw/ data.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RAW = HERE.parents[1] / "raw"
+sys.path.insert(0, str(HERE.parent))
+
+CASES: list[dict] = []
+
+
+def raw(rel: str) -> str:
+    return (RAW / rel).read_text(encoding="utf-8")
+
+
+def lines(rel: str) -> list[str]:
+    return raw(rel).splitlines(keepends=True)
+
+
+def replace_line(rel: str, number: int, new: str) -> str:
+    """The file with line `number` (1-based) replaced by `new` (a line without its newline)."""
+    out = lines(rel)
+    out[number - 1] = new + "\n"
+    return "".join(out)
+
+
+def edit(rel: str, old: str, new: str, count: int = 1) -> str:
+    text = raw(rel)
+    assert old in text, (rel, old)
+    return text.replace(old, new, count)
+
+
+def case(name: str, description: str, files: dict[str, str | bytes] | None = None, *, error: str | None = None,
+         accepted: bool = False, remove: list[str] = (), special: dict[str, str] | None = None,
+         runs_reason: str | None = None, known_hole: str | None = None) -> None:
+    assert (error is None) == accepted, name
+    CASES.append(dict(name=name, description=description, files=files or {}, error=error, accepted=accepted,
+                      remove=list(remove), special=special or {}, runs_reason=runs_reason, known_hole=known_hole))
+
+
+PRICES = "prices/on_demand_2025-06-01.csv"
+P4D = "aws,us-east-1,p4d.24xlarge,{price},{date},AWS EC2 on-demand list price after the June 2025 P4/P5 price cut"
+PRICES_RE = r"prices/on_demand_2025-06-01\.csv"
+
+# ---- prices: normalized CSV ----------------------------------------------------------------
+case("prices_empty", "a price snapshot that is an empty file", {PRICES: ""},
+     error=PRICES_RE + r"(:1)?: .*empty")
+case("prices_header_only", "a price snapshot with its header and no rows", {PRICES: lines(PRICES)[0]},
+     error=PRICES_RE + r":2: has a header but no rows")
+case("prices_missing_column", "the usd_per_hour column left out",
+     {PRICES: "provider,region,instance_type,as_of,source\naws,us-east-1,p4d.24xlarge,2025-06-01,list\n"},
+     error=PRICES_RE + r".*missing column\(s\) usd_per_hour")
+case("prices_misspelled_column", "usd_per_hour misspelled as usd_per_hr in the header",
+     {PRICES: edit(PRICES, "usd_per_hour", "usd_per_hr")},
+     error=PRICES_RE + r".*missing column\(s\) usd_per_hour")
+case("prices_non_numeric", "a price written as text", {PRICES: replace_line(PRICES, 2, P4D.format(price="twenty", date="2025-06-01"))},
+     error=PRICES_RE + r":2 column usd_per_hour: price 'twenty' is not a number")
+case("prices_negative", "a negative price", {PRICES: replace_line(PRICES, 2, P4D.format(price="-21.96", date="2025-06-01"))},
+     error=PRICES_RE + r":2 column usd_per_hour: .*negative")
+case("prices_zero", "a price of zero (someone forgot the price)", {PRICES: replace_line(PRICES, 2, P4D.format(price="0", date="2025-06-01"))},
+     error=PRICES_RE + r":2 column usd_per_hour: price is zero")
+case("prices_nan", "a price of NaN", {PRICES: replace_line(PRICES, 2, P4D.format(price="nan", date="2025-06-01"))},
+     error=PRICES_RE + r":2 column usd_per_hour: .*not a finite number")
+case("prices_infinite", "an infinite price", {PRICES: replace_line(PRICES, 2, P4D.format(price="inf", date="2025-06-01"))},
+     error=PRICES_RE + r":2 column usd_per_hour: .*not a finite number")
+case("prices_absurd", "a price per month entered as per hour (above the sanity bound)",
+     {PRICES: replace_line(PRICES, 2, P4D.format(price="16029.08", date="2025-06-01"))},
+     error=PRICES_RE + r":2 column usd_per_hour: .*absurd")
+case("prices_currency_eur", "a snapshot priced in EUR (currency column)",
+     {PRICES: "provider,region,instance_type,usd_per_hour,as_of,source,currency\n"
+              "aws,us-east-1,p4d.24xlarge,20.1,2025-06-01,list,EUR\n"},
+     error=PRICES_RE + r":2 column currency: currency 'EUR' is not USD")
+case("prices_date_not_a_date", "an as_of that is not a date (month 13)",
+     {PRICES: replace_line(PRICES, 2, P4D.format(price="21.957642", date="2025-13-01"))},
+     error=PRICES_RE + r":2 column as_of: date '2025-13-01' is not a date")
+case("prices_date_future", "an as_of in the future",
+     {PRICES: replace_line(PRICES, 2, P4D.format(price="21.957642", date="2999-06-01"))},
+     error=PRICES_RE + r":2 column as_of: date 2999-06-01 is in the future")
+case("prices_duplicate_conflict", "the same instance, region and date priced twice with different prices",
+     {PRICES: raw(PRICES) + P4D.format(price="23.10", date="2025-06-01") + "\n"},
+     error=PRICES_RE + r":(2|4).*(21\.957642|23\.1)")
+case("prices_wrong_field_count", "a row with a field too many (an unquoted comma in the source)",
+     {PRICES: replace_line(PRICES, 3, "aws,us-east-1,p5.48xlarge,55.04,2025-06-01,list price, after the cut")},
+     error=PRICES_RE + r":3: has 7 fields, the header has 6")
+case("prices_unknown_provider", "a provider that is not aws, gcp or azure",
+     {PRICES: replace_line(PRICES, 2, "oracle,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list")},
+     error=PRICES_RE + r":2 column provider: 'oracle' is not one of")
+case("prices_non_utf8", "a snapshot in Latin-1 (a byte that is not UTF-8 on line 3)",
+     {PRICES: raw(PRICES).encode("utf-8").replace(b"p5.48xlarge,55.04,2025-06-01,AWS", b"p5.48xlarge,55.04,2025-06-01,AWS \xe9")},
+     error=PRICES_RE + r":3: is not UTF-8")
+case("prices_invalid_json", "a provider price list (JSON) cut off mid-document",
+     {"prices/aws_price_list_2025-06-01.json": '{"formatVersion": "v1.0", "offerCode": "AmazonEC2", "products": {"ABC": {"sku": "AB'},
+     error=r"prices/aws_price_list_2025-06-01\.json:1: is not valid JSON")
+case("prices_fifo", "a FIFO in the prices folder (reading it would block forever)",
+     special={"prices/on_demand_2025-07-01.csv": "fifo"},
+     error=r"prices/on_demand_2025-07-01\.csv: is not a regular file")
+case("prices_dangling_symlink", "a snapshot that is a symbolic link to a file that is gone",
+     special={"prices/on_demand_2025-07-01.csv": "dangling_symlink"},
+     error=r"prices/on_demand_2025-07-01\.csv: is a dangling symbolic link")
+case("prices_extra_column", "an extra column (region_name) in a snapshot: accepted",
+     {PRICES: "".join(l.rstrip("\n") + (",region_name\n" if i == 0 else ",US East (N. Virginia)\n")
+                      for i, l in enumerate(lines(PRICES)))},
+     accepted=True)
+case("prices_bom_crlf", "a snapshot saved by a spreadsheet: byte-order mark and CRLF line ends: accepted",
+     {PRICES: ("\ufeff" + raw(PRICES).replace("\n", "\r\n")).encode("utf-8")}, accepted=True)
+
+# ---- instances.csv ----------------------------------------------------------------------------
+INST = "instances.csv"
+INST_RE = r"instances\.csv"
+P3 = "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,{count},16,{vcpus},488,"
+case("instances_empty", "instances.csv is an empty file", {INST: ""}, error=INST_RE + r":1: is empty")
+case("instances_header_only", "instances.csv with a header and no rows", {INST: lines(INST)[0]},
+     error=INST_RE + r":2: has a header but no rows")
+case("instances_missing_column", "the vcpus column left out",
+     {INST: "".join(",".join(c for j, c in enumerate(l.rstrip("\n").split(",")) if j != 5) + "\n" for l in lines(INST))},
+     error=INST_RE + r":1: missing column\(s\) vcpus")
+case("instances_misspelled_column", "accelerator misspelled acelerator",
+     {INST: edit(INST, "instance_type,accelerator,", "instance_type,acelerator,")},
+     error=INST_RE + r":1: missing column\(s\) accelerator;")
+case("instances_non_numeric", "accelerator_count written as a word", {INST: replace_line(INST, 4, P3.format(count="eight", vcpus=64))},
+     error=INST_RE + r":4 column accelerator_count: 'eight' is not a whole number")
+case("instances_negative", "negative vcpus", {INST: replace_line(INST, 4, P3.format(count=8, vcpus=-64))},
+     error=INST_RE + r":4 column vcpus: -64 must be greater than zero")
+case("instances_zero", "zero accelerators", {INST: replace_line(INST, 4, P3.format(count=0, vcpus=64))},
+     error=INST_RE + r":4 column accelerator_count: 0 must be greater than zero")
+case("instances_nan", "memory_gib of NaN",
+     {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,nan,")},
+     error=INST_RE + r":4 column memory_gib: 'nan' is not a number")
+case("instances_int_overflow", "a count too large for a 64-bit integer",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=10**20))},
+     error=INST_RE + r":4 column vcpus: '100000000000000000000' is not a whole number")
+case("instances_duplicate_key", "the same instance listed twice with different accelerators",
+     {INST: raw(INST) + "aws,p3.16xlarge,NVIDIA V100-SXM2-32GB,8,32,64,488,\n"},
+     error=INST_RE + r":12: duplicate key \(provider=aws, instance_type=p3\.16xlarge\) also on line\(s\) 4")
+case("instances_unknown_provider", "a provider in capitals ('AWS')", {INST: replace_line(INST, 4, "AWS,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,")},
+     error=INST_RE + r":4 column provider: 'AWS' is not one of aws, gcp, azure")
+case("instances_short_row", "a row with a field missing", {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,")},
+     error=INST_RE + r":4: has 7 fields, the header has 8")
+case("instances_unclosed_quote", "a quote opened and never closed: the rest of the file is one cell",
+     {INST: replace_line(INST, 4, 'aws,p3.16xlarge,"NVIDIA V100-SXM2-16GB,8,16,64,488,')},
+     error=INST_RE + r":\d+: (is not valid CSV|has \d+ fields)")
+case("instances_directory", "instances.csv is a directory", special={INST: "directory"},
+     error=INST_RE + r": is a directory, expected a file")
+case("instances_fifo", "instances.csv is a FIFO (a plain read would wait forever for a writer)", special={INST: "fifo"},
+     error=INST_RE + r": is not a regular file")
+case("instances_dangling_symlink", "instances.csv is a symbolic link to a missing file (unreadable; tests run as "
+     "root, so chmod 000 cannot make a file unreadable)", special={INST: "dangling_symlink"},
+     error=INST_RE + r": is a dangling symbolic link")
+case("instances_symlink_loop", "instances.csv is a symbolic link to itself", special={INST: "symlink_loop"},
+     error=INST_RE + r": is a symbolic link loop")
+case("instances_missing", "instances.csv deleted", remove=[INST], error=INST_RE + r": is missing")
+case("instances_extra_column_blank_lines", "an extra column (family) and blank lines: accepted",
+     {INST: "".join(l.rstrip("\n") + (",family\n" if i == 0 else ",accelerated\n\n") for i, l in enumerate(lines(INST)))},
+     accepted=True)
+
+# ---- mappings.csv -----------------------------------------------------------------------------
+MAP = "mappings.csv"
+MAP_RE = r"mappings\.csv"
+case("mappings_missing_column", "the benchmark column left out",
+     {MAP: "".join(",".join(c for j, c in enumerate(l.rstrip("\n").split(",", 4)) if j != 2) + "\n" for l in lines(MAP))},
+     error=MAP_RE + r":1: missing column\(s\) benchmark")
+case("mappings_duplicate_key", "one instance and benchmark mapped to two different systems",
+     {MAP: raw(MAP) + "aws,p4d.24xlarge,resnet,dgxa100_ngc21.09_mxnet,the v1.1 DGX A100\n"},
+     error=MAP_RE + r":26: duplicate key \(provider=aws, instance_type=p4d\.24xlarge, benchmark=resnet\) also on line\(s\) 2")
+case("mappings_instance_without_mapping", "a compared instance with no mapping for bert (row deleted)",
+     {MAP: "".join(l for l in lines(MAP) if not l.startswith("aws,p3dn.24xlarge,bert,"))},
+     error=r"report\.toml comparisons\[0\]\.instances\[1\]: aws/p3dn\.24xlarge has no row for benchmark bert in mappings\.csv")
+case("mappings_system_without_results", "a mapping to a system that has no results",
+     {MAP: edit(MAP, "aws,p3.16xlarge,resnet,dgx1_ngc20.06_mxnet,", "aws,p3.16xlarge,resnet,dgx1_ngc99.99_mxnet,")},
+     error=MAP_RE + r":11: system dgx1_ngc99\.99_mxnet \(for aws/p3\.16xlarge, resnet\) has no resnet result")
+case("mappings_non_utf8", "a note in Windows-1252 (a byte that is not UTF-8)",
+     {MAP: raw(MAP).encode("utf-8").replace(b"exact: 8x V100-SXM2-16GB", b"exact: 8\xd7 V100-SXM2-16GB", 1)},
+     error=MAP_RE + r":11: is not UTF-8")
+case("mappings_bom_crlf", "mappings.csv with a byte-order mark and CRLF line ends: accepted",
+     {MAP: ("\ufeff" + raw(MAP).replace("\n", "\r\n")).encode("utf-8")}, accepted=True)
+
+# ---- results: MLPerf result-summarizer CSV ------------------------------------------------------
+RES = "results/mlperf_training_v1.0_summary.csv"
+RES_RE = r"results/mlperf_training_v1\.0_summary\.csv"
+
+
+def result_cell(value: str) -> str:
+    """v1.0 summary with the Gaudi row's resnet minutes (62.55...) replaced by `value`."""
+    return edit(RES, ",62.55155555555556,", f",{value},")
+
+
+case("results_empty", "an empty summarizer CSV", {RES: ""}, error=RES_RE + r":1: is empty")
+case("results_header_only", "a summarizer CSV with only its header", {RES: lines(RES)[0]},
+     error=RES_RE + r":2: has a header but no rows")
+case("results_not_summarizer", "a CSV without the summarizer's private_id column",
+     {RES: edit(RES, "notes,private_id,", "notes,")}, error=RES_RE + r":1: is not an MLPerf result-summarizer CSV")
+case("results_non_numeric", "minutes written as text", {RES: result_cell("62 min")},
+     error=RES_RE + r":2 column resnet: '62 min' is not a number")
+case("results_negative", "negative minutes", {RES: result_cell("-62.5")},
+     error=RES_RE + r":2 column resnet: -62\.5 is not a positive time in minutes")
+case("results_zero", "zero minutes", {RES: result_cell("0")},
+     error=RES_RE + r":2 column resnet: 0\.0 is not a positive time in minutes")
+case("results_infinite", "infinite minutes", {RES: result_cell("inf")},
+     error=RES_RE + r":2 column resnet: 'inf' is not a number")
+case("results_wrong_field_count", "a row with one field missing", {RES: edit(RES, ",62.55155555555556,", ",")},
+     error=RES_RE + r":2: has 21 fields, the header has 22")
+case("results_directory", "a folder named like a summarizer CSV", special={"results/mlperf_training_v2.0_summary.csv": "directory"},
+     error=r"results/mlperf_training_v2\.0_summary\.csv: is a directory")
+case("results_symlink_loop", "a summarizer CSV that is a symbolic link to itself",
+     special={"results/mlperf_training_v2.0_summary.csv": "symlink_loop"},
+     error=r"results/mlperf_training_v2\.0_summary\.csv: is a dangling symbolic link or a symbolic link loop")
+case("results_crlf", "a summarizer CSV with CRLF line ends: accepted", {RES: raw(RES).replace("\n", "\r\n")}, accepted=True)
+
+# ---- throughput CSV ---------------------------------------------------------------------------
+THR = "throughput/mlperf_logged_throughput.csv"
+THR_RE = r"throughput/mlperf_logged_throughput\.csv"
+case("throughput_negative", "negative samples per second", {THR: edit(THR, ",26675.98,", ",-26675.98,")},
+     error=THR_RE + r":2 column samples_per_second: -26675\.98 must be greater than zero")
+case("throughput_date_not_a_date", "measured_on in day/month/year", {THR: edit(THR, ",2021-05-15", ",15/05/2021")},
+     error=THR_RE + r":2 column measured_on: '15/05/2021' is not a date")
+case("throughput_date_future", "measured_on in the future", {THR: edit(THR, ",2021-05-15", ",2999-05-15")},
+     error=THR_RE + r":2 column measured_on: date 2999-05-15 lies in the future")
+case("throughput_missing_column", "the source column left out",
+     {THR: "system,benchmark,samples_per_second,framework,precision,global_batch_size,measured_on\n"
+           "dgxa100_ngc21.05_mxnet,resnet,26675.98,MXNet,fp16,3264,2021-05-15\n"},
+     error=THR_RE + r":1: missing column\(s\) source")
+case("throughput_duplicate", "the same system and benchmark measured twice",
+     {THR: raw(THR) + lines(THR)[1].replace("26675.98", "25000")},
+     error=THR_RE + r":3: duplicate key \(system=dgxa100_ngc21\.05_mxnet, benchmark=resnet\) also on line\(s\) 2")
+
+# ---- systems JSON -----------------------------------------------------------------------------
+SYS = "systems/dgx1_ngc20.06_mxnet.json"
+SYS_RE = r"systems/dgx1_ngc20\.06_mxnet\.json"
+case("systems_invalid_json", "a systems JSON with a trailing comma", {SYS: edit(SYS, '"operating_system"', '"operating_system",,')},
+     error=SYS_RE + r":line \d+ column \d+: invalid JSON")
+case("systems_missing_fields", "a systems JSON without number_of_nodes",
+     {SYS: json.dumps({k: v for k, v in json.loads(raw(SYS)).items() if k != "number_of_nodes"}, indent=2)},
+     error=SYS_RE + r":\$\.number_of_nodes: missing count")
+case("systems_not_object", "a systems JSON that is a list", {SYS: "[" + raw(SYS) + "]"},
+     error=SYS_RE + r":\$: expected a JSON object, got list")
+case("systems_non_utf8", "a systems JSON in Latin-1", {SYS: raw(SYS).replace("Ubuntu 18.04.3 LTS", "Ubuntu 18.04.3 LTS \u00e9").encode("latin-1")},
+     error=SYS_RE + r":byte \d+: systems JSON is not UTF-8")
+case("systems_bom", "a systems JSON with a byte-order mark: accepted", {SYS: ("\ufeff" + raw(SYS)).encode("utf-8")},
+     accepted=True)
+
+# ---- report.toml ------------------------------------------------------------------------------
+TOML = "report.toml"
+TOML_RE = r"report\.toml"
+case("toml_syntax_error", "report.toml with an unclosed string on line 3",
+     {TOML: edit(TOML, 'subtitle = "MLPerf Training results', 'subtitle = "MLPerf Training results\n#')},
+     error=TOML_RE + r":3: is not valid TOML")
+case("toml_baseline_not_in_comparison", "a baseline that is not one of its comparison's instances",
+     {TOML: edit(TOML, 'baseline = "aws/p3.16xlarge"', 'baseline = "aws/p5.48xlarge"')},
+     error=TOML_RE + r":comparisons\[0\]\.baseline: aws/p5\.48xlarge is not one of the comparison's instances")
+case("toml_missing_title", "report.toml without a title", {TOML: edit(TOML, 'title = "Cost to train on cloud accelerators"\n', "")},
+     error=TOML_RE + r":title: is missing")
+case("toml_unknown_benchmark", "a comparison benchmark that the report does not list",
+     {TOML: edit(TOML, 'benchmarks = ["resnet", "bert"]', 'benchmarks = ["resnet", "gpt3"]')},
+     error=TOML_RE + r":comparisons\[1\]\.benchmarks: gpt3 not in the report's benchmarks")
+case("toml_price_date_not_a_date", "price_date 2022-02-30",
+     {TOML: edit(TOML, '# price_date = "2022-02-08"', 'price_date = "2022-02-30"')},
+     error=TOML_RE + r":price_date: '2022-02-30' is not a date")
+case("toml_price_date_future", "price_date in the future",
+     {TOML: edit(TOML, '# price_date = "2022-02-08"', 'price_date = 2999-01-01')},
+     error=TOML_RE + r":price_date: 2999-01-01 lies in the future")
+case("toml_instance_without_price", "a region with no prices for any compared AWS instance",
+     {TOML: edit(TOML, 'aws = "us-east-1"', 'aws = "us-west-2"')},
+     error=TOML_RE + r" comparisons\[0\]\.instances\[0\]: aws/p4d\.24xlarge has no price in us-west-2 on or before 2025-06-01")
+case("toml_instance_not_in_instances", "a compared instance that instances.csv does not list",
+     {TOML: edit(TOML, '"aws/dl1.24xlarge", ', '"aws/dl2q.24xlarge", ')},
+     error=TOML_RE + r" comparisons\[1\]\.instances\[0\]: aws/dl2q\.24xlarge has no row in instances\.csv")
+case("toml_bad_instance_form", "an instance without its provider",
+     {TOML: edit(TOML, '"aws/dl1.24xlarge", ', '"dl1.24xlarge", ')},
+     error=TOML_RE + r":comparisons\[1\]\.instances\[0\]: 'dl1\.24xlarge' is not of the form provider/instance_type")
+case("toml_missing", "report.toml deleted", remove=[TOML], error=TOML_RE + r": is missing")
+case("toml_mlperf_tree_missing", "mlperf_trees naming a folder that does not exist",
+     {TOML: edit(TOML, 'benchmarks = ["resnet", "bert", "dlrm"]\n',
+                 'benchmarks = ["resnet", "bert", "dlrm"]\nmlperf_trees = ["trees/training_results_v1.0"]\n')},
+     error=r"trees/training_results_v1\.0: MLPerf results folder not found")
+
+
+# ---- MLPerf result trees under RAW_DIR/mlperf/ ---------------------------------------------------
+def _tree_case() -> None:
+    from mlperf_fixtures import SYSTEM_DEFAULTS, run_log, truncated_line
+
+    tree = "mlperf/training_results_v1.0/ExampleCorp"
+    system_json = json.dumps({**SYSTEM_DEFAULTS, "submitter": "ExampleCorp"}, indent=4)
+    cut = {f"{tree}/results/cut_sys/resnet/result_{i}.txt": truncated_line(30.0 + i) for i in range(5)}
+    case("mlperf_log_cut_mid_line",
+         "an MLPerf result tree whose five resnet logs are each cut off mid-line, for the system mapped to p4d: "
+         "every run is dropped (as the official summarizer does), so the mapping has no result",
+         {**cut, f"{tree}/systems/cut_sys.json": system_json,
+          MAP: edit(MAP, "aws,p4d.24xlarge,resnet,dgxa100_ngc21.05_mxnet,", "aws,p4d.24xlarge,resnet,cut_sys,")},
+         error=MAP_RE + r":2: system cut_sys \(for aws/p4d\.24xlarge, resnet\) has no resnet result",
+         runs_reason=r"line \d+: cut off or invalid JSON")
+    good = {f"{tree}/results/sys_a/resnet/result_{i}.txt": run_log(minutes=30.0 + i) for i in range(5)}
+    case("mlperf_no_systems_json", "an MLPerf result tree with results for a system that has no systems JSON", good,
+         error=r"mlperf/training_results_v1\.0/ExampleCorp/results/sys_a: no systems JSON for this system")
+    case("mlperf_unknown_round", "an MLPerf result tree whose folder does not name its round",
+         {k.replace("training_results_v1.0", "results_latest"): v for k, v in good.items()}
+         | {"mlperf/results_latest/ExampleCorp/systems/sys_a.json": system_json},
+         error=r"mlperf/results_latest: cannot tell the MLPerf round")
+    case("mlperf_systems_json_missing_fields", "a tree's systems JSON without accelerators_per_node",
+         good | {f"{tree}/systems/sys_a.json": json.dumps(
+             {k: v for k, v in SYSTEM_DEFAULTS.items() if k != "accelerators_per_node"}, indent=4)},
+         error=r"mlperf/training_results_v1\.0/ExampleCorp/systems/sys_a\.json:\$\.accelerators_per_node: missing count",
+         known_hole="time_to_train")
+    case("mlperf_bad_scaling", "a scaling.json whose factor is not a number",
+         good | {f"{tree}/systems/sys_a.json": system_json,
+                 f"{tree}/results/sys_a/resnet/scaling.json": '{"scaling_factor": "x2"}'},
+         error=r"mlperf/training_results_v1\.0/ExampleCorp/results/sys_a/resnet/scaling\.json:\$\.scaling_factor")
+
+
+_tree_case()
+
+
+def _toml_string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def write() -> None:
+    names = {c["name"] for c in CASES}
+    assert len(names) == len(CASES), "duplicate case names"
+    for old in HERE.iterdir():
+        if old.is_dir() and (old / "case.toml").exists() and old.name not in names:
+            shutil.rmtree(old)
+    for c in CASES:
+        folder = HERE / c["name"]
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        out = [f"description = {_toml_string(c['description'])}"]
+        if c["accepted"]:
+            out.append("accepted = true")
+        else:
+            out.append(f"error = {_toml_string(c['error'])}")
+        if c["remove"]:
+            out.append(f"remove = {json.dumps(c['remove'])}")
+        if c["runs_reason"]:
+            out.append(f"runs_reason = {_toml_string(c['runs_reason'])}")
+        if c["known_hole"]:
+            out.append(f"known_hole = {_toml_string(c['known_hole'])}")
+        if c["special"]:
+            out.append("[special]")
+            out += [f"{_toml_string(k)} = {_toml_string(v)}" for k, v in c["special"].items()]
+        (folder / "case.toml").write_text("\n".join(out) + "\n", encoding="utf-8")
+        for rel, content in c["files"].items():
+            target = folder / "raw" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    print(f"{len(CASES)} cases ({sum(c['accepted'] for c in CASES)} accepted) in {HERE}")
+
+
+if __name__ == "__main__":
+    write()

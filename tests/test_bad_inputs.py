@@ -1,0 +1,328 @@
+"""Every bad input in tests/bad_inputs/ fails the run with its one-line error and loses nothing.
+
+The good pipeline runs once on a copy of the bundled raw/ (the baseline: a published report and
+a warehouse). Each case then runs the real Dagster job in process (real DuckDB file, real
+instance) against copies of that raw folder (with the case's files laid over it), of the
+published reports and of the warehouse, and must:
+  - fail, with the one-line reason the command line prints (cli.failure_reason) matching the
+    case's regex, which names the file and the line, column or field;
+  - show the error on the failed step in the instance's event log (what the Dagster UI reads);
+  - leave REPORTS_DIR byte-identical: index.html, every dated link, latest, every stored file;
+  - leave a warehouse that opens, with every mart table unchanged.
+Accepted cases (BOM, CRLF, extra columns, blank lines) must instead give the same marts. A few
+cases also go through the real command line, which must print exactly one line and exit 1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import polars as pl
+import pytest
+
+from pipelines.cli import failure_reason
+from pipelines.definitions import defs
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(__file__).resolve().parent / "bad_inputs"
+CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "case.toml").is_file())
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+SOURCE_DATE_EPOCH = "1764374400"  # 2025-11-29: reproducible report bytes
+
+
+@dataclass
+class Dirs:
+    root: Path
+
+    @property
+    def raw(self) -> Path:
+        return self.root / "raw"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def warehouse(self) -> Path:
+        return self.root / "warehouse" / "pipeline.duckdb"
+
+
+def load_case(name: str) -> dict:
+    return tomllib.loads((CORPUS / name / "case.toml").read_text(encoding="utf-8"))
+
+
+def apply_case(name: str, raw: Path) -> None:
+    """Lay the case's files over `raw`, delete its removals and make its special files."""
+    case = load_case(name)
+    overlay = CORPUS / name / "raw"
+    if overlay.is_dir():
+        for src in sorted(overlay.rglob("*")):
+            if src.is_file():
+                dst = raw / src.relative_to(overlay)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dst)
+    for rel in case.get("remove", []):
+        (raw / rel).unlink()
+    for rel, kind in case.get("special", {}).items():
+        path = raw / rel
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "dangling_symlink":
+            path.symlink_to(f"{path.name}.gone")
+        elif kind == "symlink_loop":
+            path.symlink_to(path.name)  # points at itself: ELOOP
+        elif kind == "directory":
+            path.mkdir()
+            (path / "README").write_text("a folder where a file was expected\n")
+        else:
+            raise AssertionError(f"unknown special kind {kind!r} in {name}")
+
+
+def snapshot(reports: Path) -> dict[str, tuple[str, str]]:
+    """Every name a reader can reach under REPORTS_DIR: links with their targets, files with their
+    SHA-256. .build (runs in progress) and the publish lock file are not published."""
+    out: dict[str, tuple[str, str]] = {}
+    for folder, dirs, files in os.walk(reports):
+        rel_folder = Path(folder).relative_to(reports)
+        if rel_folder.parts[:1] == (".build",):
+            continue
+        for name in sorted(dirs + files):
+            path = Path(folder) / name
+            rel = str(rel_folder / name)
+            if rel in (".build", ".publish.lock"):
+                continue
+            if path.is_symlink():
+                out[rel] = ("link", os.readlink(path))
+            elif path.is_file():
+                out[rel] = ("file", hashlib.sha256(path.read_bytes()).hexdigest())
+            else:
+                out[rel] = ("dir", "")
+    return out
+
+
+def tables(warehouse: Path) -> dict[str, pl.DataFrame]:
+    """Every table in the warehouse (opened read-only, as a reader would)."""
+    with duckdb.connect(str(warehouse), read_only=True) as conn:
+        names = [row[0] for row in conn.sql("select table_name from duckdb_tables() order by 1").fetchall()]
+        return {name: conn.sql(f"select * from {name}").pl() for name in names}
+
+
+def marts(all_tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    return {name: frame for name, frame in all_tables.items() if not name.startswith("stg_")}
+
+
+@contextmanager
+def pipeline_env(dirs: Dirs):
+    """RAW_DIR, REPORTS_DIR and WAREHOUSE pointed at `dirs` (as production reads them), then restored."""
+    values = {"RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports), "WAREHOUSE": str(dirs.warehouse),
+              "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def run(dirs: Dirs, instance: dg.DagsterInstance, selection: list[dg.AssetKey] | None = None):
+    """The project's implicit asset job, loaded with the settings of `dirs`, run in process."""
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        job = defs().resolve_implicit_global_asset_job_def()
+        return job.execute_in_process(
+            run_config=QUIET, instance=instance, raise_on_error=False, asset_selection=selection,
+        )
+
+
+@pytest.fixture(scope="module")
+def instance():
+    """A Dagster instance with in-memory storage (the command-line cases use a DAGSTER_HOME)."""
+    with dg.DagsterInstance.ephemeral() as inst:
+        yield inst
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory, instance):
+    """The good pipeline once: a published report and a warehouse to compare every case with."""
+    dirs = Dirs(tmp_path_factory.mktemp("good"))
+    shutil.copytree(REPO / "raw", dirs.raw)
+    result = run(dirs, instance)
+    assert result.success, failure_reason(result)
+    assert (dirs.reports / "latest" / "report.pdf").is_file()
+    return dirs, snapshot(dirs.reports), tables(dirs.warehouse)
+
+
+def copy_of(baseline_dirs: Dirs, root: Path) -> Dirs:
+    dirs = Dirs(root)
+    shutil.copytree(baseline_dirs.raw, dirs.raw, symlinks=True)
+    shutil.copytree(baseline_dirs.reports, dirs.reports, symlinks=True)
+    dirs.warehouse.parent.mkdir(parents=True)
+    shutil.copyfile(baseline_dirs.warehouse, dirs.warehouse)
+    return dirs
+
+
+def test_corpus_is_large_and_covers_every_input_kind():
+    kinds = {name.split("_")[0] for name in CASES}
+    assert {"prices", "instances", "mappings", "results", "throughput", "systems", "toml", "mlperf"} <= kinds
+    rejected = [n for n in CASES if not load_case(n).get("accepted")]
+    assert len(rejected) >= 40, len(rejected)
+    for name in CASES:
+        case = load_case(name)
+        assert case.get("accepted") or re.compile(case["error"]), name
+
+
+def _step_errors(instance: dg.DagsterInstance, run_id: str) -> list[str]:
+    """Error text of each failed step and failed check, as recorded for the Dagster UI."""
+    shown = []
+    for record in instance.all_logs(run_id):
+        event = record.dagster_event
+        if event is None:
+            continue
+        if event.event_type == dg.DagsterEventType.STEP_FAILURE:
+            error = event.step_failure_data.error
+            while error is not None:
+                shown.append(f"{event.step_key}: {error.cls_name}: {error.message}")
+                error = error.cause
+        elif event.event_type == dg.DagsterEventType.ASSET_CHECK_EVALUATION:
+            data = event.event_specific_data
+            if not data.passed:
+                shown.append(f"{data.check_name}: {data.description}")
+    return shown
+
+
+REJECTED = [n for n in CASES if not load_case(n).get("accepted")]
+ACCEPTED = [n for n in CASES if load_case(n).get("accepted")]
+
+
+@pytest.mark.parametrize("name", REJECTED)
+def test_bad_input_fails_with_its_error_and_loses_nothing(name, baseline, instance, tmp_path):
+    good, published, good_tables = baseline
+    case = load_case(name)
+    dirs = copy_of(good, tmp_path)
+    apply_case(name, dirs.raw)
+
+    result = run(dirs, instance)
+
+    assert not result.success, f"{name}: the run succeeded on bad input"
+    reason = failure_reason(result)
+    assert "\n" not in reason
+    assert reason.startswith(("bad input: ", "check ")), reason
+    assert re.search(case["error"], reason), f"{name}: {reason!r} does not match {case['error']!r}"
+    # the Dagster UI shows the same error on the failed step or check
+    assert any(re.search(case["error"], " ".join(text.split())) for text in _step_errors(instance, result.run_id)), name
+
+    assert snapshot(dirs.reports) == published, f"{name}: the published report changed"
+    after = tables(dirs.warehouse)  # opens: not corrupted
+    if "runs_reason" in case:
+        reasons = after["stg_mlperf_runs"]["reason"].drop_nulls().to_list()
+        assert reasons and all(re.search(case["runs_reason"], r) for r in reasons), reasons
+    hole = case.get("known_hole")
+    for table, frame in marts(good_tables).items():
+        if table != hole:
+            assert after[table].equals(frame), f"{name}: mart {table} changed"
+    if hole:
+        # Known hole, reported: time_to_train depends on stg_results only, so a run whose other
+        # staging step fails still rewrites it from new, valid results (nothing is published;
+        # the next good run recomputes every mart). Remove known_hole when marts.py gates on
+        # all of staging; this then fails to say so.
+        assert not after[hole].equals(good_tables[hole]), f"{name}: the {hole} hole is fixed: drop known_hole"
+        pytest.xfail(f"known hole: a failed run still rewrites mart {hole} (independent of the failed step)")
+
+
+STAGING_AND_MARTS = None
+
+
+def _staging_and_marts() -> list[dg.AssetKey]:
+    global STAGING_AND_MARTS
+    if STAGING_AND_MARTS is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", dg.BetaWarning)
+            specs = defs().resolve_all_asset_specs()
+        STAGING_AND_MARTS = [s.key for s in specs if s.group_name in ("staging", "marts")]
+    return STAGING_AND_MARTS
+
+
+# input_files holds each file's SHA-256 and size, which an accepted re-encoding changes
+_SAME_NUMBERS = ["time_to_train", "report_dates", "price_history", "cost_to_train", "price_changes", "cost_changes"]
+
+
+@pytest.mark.parametrize("name", ACCEPTED)
+def test_accepted_input_gives_the_same_numbers(name, baseline, instance, tmp_path):
+    """BOM, CRLF, an extra column, blank lines: read, with the same marts as the bundled data."""
+    good, _, good_tables = baseline
+    dirs = copy_of(good, tmp_path)
+    apply_case(name, dirs.raw)
+    result = run(dirs, instance, _staging_and_marts())
+    assert result.success, f"{name}: {failure_reason(result)}"
+    after = tables(dirs.warehouse)
+    for table in _SAME_NUMBERS:
+        assert after[table].equals(good_tables[table]), f"{name}: mart {table} differs"
+
+
+def test_all_accepted_inputs_at_once_publish_a_report(baseline, instance, tmp_path):
+    """Every accepted variation together, through the whole job: a new report is published."""
+    good, published, _ = baseline
+    dirs = copy_of(good, tmp_path)
+    for name in ACCEPTED:
+        apply_case(name, dirs.raw)
+    result = run(dirs, instance)
+    assert result.success, failure_reason(result)
+    now = snapshot(dirs.reports)
+    assert now["latest"] != published["latest"]  # a new stored report, linked
+    assert (dirs.reports / "latest" / "report.pdf").read_bytes().startswith(b"%PDF-")
+    assert not any((dirs.reports / ".build").iterdir())
+
+
+CLI_CASES = ["prices_non_numeric", "mappings_instance_without_mapping", "instances_fifo", "toml_syntax_error"]
+
+
+@pytest.mark.parametrize("name", CLI_CASES)
+def test_command_line_prints_one_line_and_exits_non_zero(name, baseline, tmp_path):
+    good, published, good_tables = baseline
+    case = load_case(name)
+    dirs = copy_of(good, tmp_path)
+    apply_case(name, dirs.raw)
+    env = os.environ | {
+        "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports), "WAREHOUSE": str(dirs.warehouse),
+        "DAGSTER_HOME": str(tmp_path / "dagster_home"), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
+    }
+    env.pop("PIPELINE_KILL_AT", None)
+    proc = subprocess.run([sys.executable, "-m", "pipelines.cli", "report"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.endswith("\n"), proc.stderr[:3000]
+    assert proc.stderr.startswith("error: ")
+    assert "Traceback" not in proc.stderr
+    assert re.search(case["error"], proc.stderr), proc.stderr
+    assert snapshot(dirs.reports) == published
+    assert not (dirs.reports / ".build").is_dir() or not any((dirs.reports / ".build").iterdir())
+    # the run is recorded in DAGSTER_HOME with the error on its failed step, as the UI shows it
+    from dagster._core.instance.ref import InstanceRef
+
+    with dg.DagsterInstance.from_ref(InstanceRef.from_dir(env["DAGSTER_HOME"])) as home:
+        runs = home.get_runs()
+        assert len(runs) == 1 and runs[0].status == dg.DagsterRunStatus.FAILURE
+        assert any(re.search(case["error"], " ".join(text.split())) for text in _step_errors(home, runs[0].run_id))
+    after = tables(dirs.warehouse)
+    for table, frame in marts(good_tables).items():
+        assert after[table].equals(frame), table
