@@ -1,0 +1,88 @@
+"""Two `python -m pipelines.cli report` started at the same moment on the same warehouse, reports
+folder and Dagster instance: both succeed, the writers never overlap (the duckdb_writer pool limit
+of 1 from dagster.yaml is applied across the two processes), and the published report is whole.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+
+import dagster as dg
+import polars as pl
+import pytest
+
+from tests.pipeline_runner import REPO, make_dirs
+
+pytestmark = pytest.mark.slow
+
+
+def pool_intervals(instance: dg.DagsterInstance, run_id: str, pool_steps: set[str]) -> list[tuple[float, float, str]]:
+    starts, spans = {}, []
+    for entry in instance.all_logs(run_id):
+        event = entry.dagster_event
+        if event is None or entry.step_key not in pool_steps:
+            continue
+        if event.event_type_value == "STEP_START":
+            starts[entry.step_key] = entry.timestamp
+        elif event.event_type_value in ("STEP_SUCCESS", "STEP_FAILURE"):
+            spans.append((starts[entry.step_key], entry.timestamp, entry.step_key))
+    return spans
+
+
+def test_two_reports_at_once_both_succeed(tmp_path):
+    dirs = make_dirs(tmp_path)  # DAGSTER_HOME is empty: both processes install dagster.yaml at once
+    env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
+           "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home),
+           "SOURCE_DATE_EPOCH": "1764374400"}
+    procs = [subprocess.Popen([sys.executable, "-m", "pipelines.cli", "report"], cwd=REPO, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=900) for p in procs]
+    for proc, (out, err) in zip(procs, outputs):
+        assert proc.returncode == 0, f"stdout:\n{out}\nstderr:\n{err[-4000:]}"
+        assert "lock" not in err.lower()
+        assert f"report: {dirs.reports / '2025-06-01' / 'report.html'}" in out
+
+    # the published report is whole: one stored copy, complete, linked from the date and latest
+    dated = dirs.reports / "2025-06-01"
+    assert dated.is_symlink() and (dirs.reports / "latest").resolve() == dated.resolve()
+    stored = sorted((dirs.reports / ".store").iterdir())
+    assert [p.resolve() for p in stored] == [dated.resolve()]
+    for name in ("report.html", "report.pdf", "data/cost_to_train.csv", "data/price_history.csv"):
+        assert (dated / name).is_file() and (dated / name).stat().st_size > 0, name
+    assert (dated / "report.pdf").read_bytes().startswith(b"%PDF-")
+    assert not list((dirs.reports / ".build").iterdir())  # both builds were moved or cleaned away
+    # figures by hand: p4d.24xlarge ResNet: 21.957642 USD/h x 28.770861 min / 60 = 10.5290 USD
+    cost = pl.read_csv(dated / "data" / "cost_to_train.csv")
+    p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
+                      & (pl.col("instance_type") == "p4d.24xlarge"))
+    assert p4d["cost_to_train_usd"].to_list() == [pytest.approx(10.529004471824997)]
+    assert cost.height == pl.read_parquet(dated / "data" / "cost_to_train.parquet").height
+
+    # the instance both runs used had the project's limits, and the pool limit held across them
+    assert (dirs.dagster_home / "dagster.yaml").read_text() == (REPO / "dagster.yaml").read_text()
+    old = os.environ.get("DAGSTER_HOME")
+    os.environ["DAGSTER_HOME"] = str(dirs.dagster_home)
+    try:
+        with warnings.catch_warnings(), dg.DagsterInstance.get() as instance:
+            warnings.simplefilter("ignore")
+            runs = instance.get_run_records()
+            assert len(runs) == 2 and all(r.dagster_run.status == dg.DagsterRunStatus.SUCCESS for r in runs)
+            limits = {p.name: p.limit for p in instance.event_log_storage.get_pool_limits()}
+            assert limits.get("duckdb_writer") == 1
+            from pipelines.definitions import defs
+
+            job = defs().resolve_implicit_global_asset_job_def()
+            pool_steps = {node.name for node in job.graph.node_defs if getattr(node, "pool", None) == "duckdb_writer"}
+            assert {"stg_prices", "cost_to_train", "input_files"} <= pool_steps
+            first, second = (pool_intervals(instance, r.dagster_run.run_id, pool_steps) for r in runs)
+            assert len(first) == len(second) == len(pool_steps)
+            overlaps = [(a, b) for a in first for b in second if a[0] < b[1] and b[0] < a[1]]
+            assert not overlaps, overlaps
+    finally:
+        if old is None:
+            os.environ.pop("DAGSTER_HOME", None)
+        else:
+            os.environ["DAGSTER_HOME"] = old
