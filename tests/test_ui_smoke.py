@@ -156,7 +156,7 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
             assert {"/".join(d["path"]) for d in node["dependencyKeys"]} == edges[name], name
             assert node["description"], name
             assert node["groupName"] in {"raw", "staging", "marts", "report"}, name
-            assert node["kinds"] or node["isObservable"], name
+            assert node["kinds"], name
         assert nodes["stg_prices"]["pools"] == ["duckdb_writer"]
         assert nodes["cost_to_train"]["automationCondition"]["label"] == "eager, blocking checks passed"
         assert nodes["stg_prices"]["automationCondition"] is None  # the sensor owns raw -> staging

@@ -31,6 +31,22 @@ def raw_fingerprint(settings: PipelineSettings, name: str) -> str:
     return fingerprint(input_files(root, pattern), root if root.is_dir() else root.parent)
 
 
+def observed_files(settings: PipelineSettings, name: str) -> dict:
+    """What an observation saw: how many files, how many bytes, and which (shown in the UI)."""
+    relative, pattern, _ = RAW_INPUTS[name]
+    root = settings.raw / relative
+    files = input_files(root, pattern)
+    base = root if root.is_dir() else root.parent
+    shown = [f"- {f.relative_to(base)} ({f.stat().st_size:,} bytes)" for f in files[:50]]
+    if len(files) > 50:
+        shown.append(f"- ... and {len(files) - 50} more")
+    return {
+        "files": len(files),
+        "bytes": sum(f.stat().st_size for f in files),
+        "listing": dg.MetadataValue.md("\n".join(shown) or "(no files)"),
+    }
+
+
 def _observable(name: str):
     relative, _, description = RAW_INPUTS[name]
 
@@ -39,9 +55,11 @@ def _observable(name: str):
         group_name="raw",
         description=f"{description} (RAW_DIR/{relative})",
         metadata={"path": f"RAW_DIR/{relative}"},
+        tags={"dagster/kind/file": ""},
     )
-    def _observe(settings: PipelineSettings) -> dg.DataVersion:
-        return dg.DataVersion(raw_fingerprint(settings, name))
+    def _observe(settings: PipelineSettings) -> dg.ObserveResult:
+        return dg.ObserveResult(data_version=dg.DataVersion(raw_fingerprint(settings, name)),
+                                metadata=observed_files(settings, name))
 
     return _observe
 
