@@ -27,7 +27,7 @@ plt.rcParams.update({
     "svg.hashsalt": "cost-to-train",
     "text.parse_math": False,  # names from input files are text: "$5 and $6" must not become TeX
     "font.family": "DejaVu Sans",
-    "font.size": 9,
+    "font.size": 10,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.edgecolor": "#555555",
@@ -49,7 +49,7 @@ FRONT = "#D55E00"
 SERIES = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8c6d31"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 LINESTYLES = ["-", "--", "-.", ":"]
-WIDTH_IN = 5.8
+WIDTH_IN = 5.2
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     `signed` draws a diverging chart (savings): positive bars green, negative vermilion, each
     figure written outside its bar's end on the side of its sign.
     """
-    height = 0.34 * len(bars) + 0.75
+    height = 0.36 * len(bars) + 0.8
     fig, ax = plt.subplots(figsize=(WIDTH_IN, height))
     rows = bars[::-1]
     labels = [b.label for b in rows]
@@ -179,7 +179,7 @@ def pareto_chart(points: list[tuple[str, float, float, bool]], xlabel: str, ylab
     Down and to the left is better; the staircase is the boundary no instance crosses: every
     point above and to the right of it is beaten on both time and cost by a point on it.
     """
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.5))
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
     others = [(x, y) for _, x, y, f in points if not f]
     front = sorted((x, y) for _, x, y, f in points if f)
     if others:
@@ -203,8 +203,8 @@ def pareto_chart(points: list[tuple[str, float, float, bool]], xlabel: str, ylab
     ax.set_xlim(max(0.0, min(xs_all) - x_span * 0.1), max(xs_all) + x_span * 0.45)
     ax.set_ylim(max(0.0, min(ys_all) - y_span * 0.25), max(ys_all) + y_span * 0.15)
     ax.grid(True, zorder=0)
-    ax.legend(loc="lower right", frameon=False, fontsize=8)
-    _place_labels(ax, fig, [(p[0], p[1], p[2]) for p in points], fontsize=7.5)
+    ax.legend(loc="lower right", frameon=False, fontsize=8.5)
+    _place_labels(ax, fig, [(p[0], p[1], p[2]) for p in points], fontsize=8.5)
     return _svg(fig, chart_id, alt)
 
 
@@ -216,7 +216,7 @@ def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str
     Markers sit on the snapshots; each line goes on to `until` (the report's price date), since a
     price stays in force until a newer snapshot replaces it.
     """
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.2 + 0.16 * ((len(series) + 2) // 3)))
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.0 + 0.2 * ((len(series) + 1) // 2)))
     for i, (label, points) in enumerate(series.items()):
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
@@ -232,5 +232,5 @@ def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str
     ax.xaxis.set_major_locator(mdates.AutoDateLocator(minticks=3, maxticks=8))
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))
     ax.grid(axis="y", zorder=0)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, frameon=False, fontsize=7.5)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, fontsize=8.5)
     return _svg(fig, chart_id, alt)
