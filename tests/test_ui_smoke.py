@@ -196,10 +196,54 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
         get(f"http://127.0.0.1:{ui.port}/server_info", timeout=2)
 
 
-def test_ctrl_c_stops_everything(dirs, tmp_path):
+RUNS = """{ runsOrError(filter: {tags: [{key: "dagster/sensor_name", value: "raw_files_sensor"}]}) {
+  __typename ... on Runs { results { runId status assetSelection { path }
+  tags { key value } } } } }"""
+CHECK_RESULTS = """{ assetNodes { assetKey { path } assetChecksOrError { __typename ... on AssetChecks {
+  checks { name executionForLatestMaterialization { status runId } } } } } }"""
+
+
+def wait_for_runs(port: int, count: int, timeout: float) -> list[dict]:
+    """The sensor's runs once `count` of them have ended (newest first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        runs = graphql(port, RUNS)["runsOrError"]["results"]
+        ended = [r for r in runs if r["status"] in ("SUCCESS", "FAILURE", "CANCELED")]
+        if len(ended) >= count or time.monotonic() > deadline:
+            return runs
+        time.sleep(2)
+
+
+def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
+    """The daemon path for real: the sensor's first tick builds everything, checks show their
+    results, a new price file starts one price-only run, and Ctrl-C stops it all."""
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
         ui.wait_ready()
+        (first,) = wait_for_runs(ui.port, 1, 300)
+        assert first["status"] == "SUCCESS", ui.log.read_text()[-3000:]
+        assert (dirs.reports / "2025-06-01" / "report.html").is_file()
+        executions = {c["name"]: c["executionForLatestMaterialization"]
+                      for n in graphql(ui.port, CHECK_RESULTS)["assetNodes"]
+                      if n["assetChecksOrError"]["__typename"] == "AssetChecks"
+                      for c in n["assetChecksOrError"]["checks"]}
+        assert executions and all(e and e["status"] == "SUCCEEDED" and e["runId"] == first["runId"]
+                                  for e in executions.values()), executions
+
+        (dirs.raw / "prices" / "on_demand_2026-01-01.csv").write_text(
+            "provider,region,instance_type,usd_per_hour,as_of,source\n"
+            "aws,us-east-1,p3.16xlarge,20.00,2026-01-01,test snapshot\n")
+        runs = wait_for_runs(ui.port, 2, 300)
+        assert len(runs) == 2, runs
+        second = runs[0]
+        assert second["status"] == "SUCCESS", ui.log.read_text()[-3000:]
+        selected = {"/".join(k["path"]) for k in second["assetSelection"]}
+        assert "stg_prices" in selected and "published_report" in selected
+        assert not selected & {"stg_results", "stg_systems", "time_to_train", "stg_mlperf_scores"}
+        assert {t["key"]: t["value"] for t in second["tags"]}["pipelines/raw_changed"] == "raw_prices"
+        assert (dirs.reports / "2026-01-01" / "report.html").is_file()
+        assert (dirs.reports / "latest").resolve() == (dirs.reports / "2026-01-01").resolve()
+
         ui.stop(signal.SIGINT)
     except BaseException:
         ui.kill()

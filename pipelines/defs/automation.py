@@ -12,10 +12,14 @@ Who starts what, so that one change is never run twice:
   the run (blocking checks then stop the report in that run). The run key is derived from the
   content hashes before and after the change and from the warehouse state the run starts from, so
   a second tick, a second daemon or a restarted sensor never starts the same change twice.
-  A change that a run already consumed (``make report``, or the daily schedule after a price fetch)
-  starts nothing: the sensor compares the hash with the ``dagster/input_data_version`` the last
-  successful materialization of each staging asset recorded. While a run that rebuilds those
-  staging assets is queued or running, the sensor waits (the cursor is not advanced).
+  A change that a run already consumed (the daily schedule's run after a price fetch, or any run
+  that observed the raw inputs it read) starts nothing: the sensor compares the hash with the
+  ``dagster/input_data_version`` that the last successful materialization of each staging asset
+  recorded. (A run that does not observe the raw inputs records no such version, and the sensor
+  then runs the change once more: redundant, never wrong.) While a run that rebuilds those
+  staging assets is queued or running, the sensor waits (the cursor is not advanced); a run
+  stuck as STARTED after its process was killed holds the sensor, as it holds Dagster's run
+  queue, until it is marked failed in the UI.
 
 * ``daily_report_schedule`` rebuilds everything once a day. When the code location defines the
   ``fetched_price_files`` asset (pipelines/defs/price_fetch.py) it first requests a run of that
