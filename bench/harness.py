@@ -9,8 +9,11 @@ What is measured, per run, always in a NEW process (so import costs and memory a
   - peak memory (MiB): the larger of
       a) the kernel's peak resident set size of the child, from ``os.wait4`` (Linux counts the
          child and its waited-for descendants: the biggest single process of the tree), and
-      b) the sum of the RSS of the whole process tree sampled from /proc every 20 ms (what a
-         multiprocess run really holds at once; a single-process run never exceeds a).
+      b) with ``sample_tree=True`` (for commands that start workers), the sum of the RSS of the
+         whole process tree sampled from /proc every 100 ms (what a multiprocess run really
+         holds at once; a single-process run never exceeds a);
+  - CPU time (user + system, the child and its waited-for descendants, from ``os.wait4``): less
+    sensitive than wall time to other load on a shared machine.
 Subject and reference are run alternately (A B A B ...), so load from other work on the
 machine falls on both alike, and the ratio is taken from medians measured in the same run.
 
@@ -54,6 +57,7 @@ class BenchError(RuntimeError):
 class Sample:
     seconds: float
     peak_mib: float
+    cpu_s: float = 0.0  # user + system CPU time of the process and its waited-for children
 
 
 def _tree_rss_kib(root: int) -> int:
@@ -83,7 +87,7 @@ def _tree_rss_kib(root: int) -> int:
 
 
 class _TreeSampler(threading.Thread):
-    def __init__(self, pid: int, interval: float = 0.02):
+    def __init__(self, pid: int, interval: float = 0.1):
         super().__init__(daemon=True)
         self.pid, self.interval, self.peak_kib = pid, interval, 0
         self.stop = threading.Event()
@@ -95,8 +99,13 @@ class _TreeSampler(threading.Thread):
 
 
 def run_command(cmd: Sequence[str], env: dict | None = None, cwd: Path | str = REPO, timeout: float = 1800,
-                sample_tree: bool = True) -> Sample:
-    """Run one command in a fresh process; its wall time and peak memory. Non-zero exit -> BenchError."""
+                sample_tree: bool = False) -> Sample:
+    """Run one command in a fresh process; its wall time, peak memory and CPU time.
+
+    ``sample_tree``: also sample the summed RSS of the process tree (for commands that start
+    worker processes; it costs the sampling thread some CPU, so it is off by default).
+    Non-zero exit -> BenchError.
+    """
     start = time.perf_counter()
     proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     sampler = _TreeSampler(proc.pid) if sample_tree else None
@@ -125,13 +134,14 @@ def run_command(cmd: Sequence[str], env: dict | None = None, cwd: Path | str = R
         tail = output.decode(errors="replace")[-3000:]
         raise BenchError(f"{' '.join(map(str, cmd))[:200]} exited {proc.returncode}:\n{tail}")
     peak_kib = max(usage.ru_maxrss, sampler.peak_kib if sampler else 0)  # Linux: KiB
-    return Sample(seconds, peak_kib / 1024)
+    return Sample(seconds, peak_kib / 1024, usage.ru_utime + usage.ru_stime)
 
 
-def run_callable(target: str, *args, env: dict | None = None, cwd: Path | str = REPO, timeout: float = 1800) -> Sample:
+def run_callable(target: str, *args, env: dict | None = None, cwd: Path | str = REPO, timeout: float = 1800,
+                 sample_tree: bool = False) -> Sample:
     """Run ``target`` ("package.module:function") with JSON-able args in a fresh interpreter."""
     return run_command([PYTHON, "-m", "bench.harness", target, json.dumps(list(args))], env=env, cwd=cwd,
-                       timeout=timeout)
+                       timeout=timeout, sample_tree=sample_tree)
 
 
 def repeat(run: Callable[[], Sample], repeats: int, setup: Callable[[], None] | None = None) -> list[Sample]:
@@ -176,6 +186,10 @@ def row(name: str, subject: Sequence[Sample], reference_name: str, reference: Se
         "ref_peak_mib": round(max(s.peak_mib for s in reference), 1),
         "runs": len(subject),
     }
+    if all(s.cpu_s for s in subject) and all(s.cpu_s for s in reference):
+        out["cpu_median_s"] = round(stats([s.cpu_s for s in subject])[0], 2)
+        out["ref_cpu_median_s"] = round(stats([s.cpu_s for s in reference])[0], 2)
+        out["cpu_ratio"] = round(out["cpu_median_s"] / out["ref_cpu_median_s"], 2)
     out.update(extra)
     return out
 

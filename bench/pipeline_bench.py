@@ -10,8 +10,7 @@ Rows (every run a fresh interpreter, so imports and Dagster's start-up are paid 
    The Dagster instance (DAGSTER_HOME) is the same warm one for every run, as it is for a user
    (its sqlite schema is created by one untimed warm-up run); RAW_DIR is a copy of raw/.
 2. The same regeneration with Dagster's default multiprocess executor (a process per step;
-   the job is an asset job over every asset and source observation, as the implicit job,
-   with ``executor_def=dg.multiprocess_executor``, started with ``dg.execute_job`` on a
+   the job is an asset job over the groups of report_job (what `make report` runs), with ``executor_def=dg.multiprocess_executor``, started with ``dg.execute_job`` on a
    reconstructable job) against row 1b (in process). Run once per bench (MULTIPROCESS_REPEATS):
    a process per step costs minutes on a loaded 2-core machine, and one run makes the point.
 3. After a price-only change (one price in the newest snapshot changed before each run, so the
@@ -21,8 +20,8 @@ Rows (every run a fresh interpreter, so imports and Dagster's start-up are paid 
    executed in process. Against row 1b. Goal: at most 0.6x.
 4. Scale: a data set 100x the bundled one (bench/gen_scaled_raw.py: 1,000 instances, 3,000
    mappings, 800 systems, ~900 result rows, ~1,600 prices in 13 snapshots, 200 comparisons).
-   a) the pipeline without the report (raw observations, staging, checks, marts; groups raw,
-      staging, marts), fresh warehouse, against DIRECT: one process that reads the same CSVs and
+   a) the pipeline without the report (staging, blocking checks, marts: report_job's groups
+      but report), fresh warehouse, against DIRECT: one process that reads the same CSVs and
       report.toml with DuckDB and polars, does the same joins and the cost arithmetic and writes
       cost_to_train.csv (no validation, no Dagster, no report). The two results are compared
       (every cost to train equal within 1e-9 relative) or the benchmark fails. Goal: at most 2x.
@@ -104,7 +103,7 @@ def price_change_selection(graph):
 
 def run_selection(which: str) -> None:
     """Execute part of the implicit asset job in process: 'prices' (what the sensor runs after a
-    price change) or 'marts' (groups raw, staging and marts: everything but the report)."""
+    price change) or 'marts' (report_job's groups but the report: staging and marts)."""
     import warnings
 
     import dagster as dg
@@ -118,7 +117,7 @@ def run_selection(which: str) -> None:
     if which == "prices":
         assets, checks = price_change_selection(graph)
     elif which == "marts":
-        assets = set(dg.AssetSelection.groups("raw", "staging", "marts").resolve(graph))
+        assets = set(dg.AssetSelection.groups(*(g for g in _report_groups() if g != "report")).resolve(graph))
         checks = {c for c in graph.asset_check_keys if c.asset_key in assets}
     else:
         raise ValueError(which)
@@ -131,6 +130,15 @@ def run_selection(which: str) -> None:
         sys.exit(f"run failed: {failure_reason(result)}")
 
 
+def _report_groups() -> tuple[str, ...]:
+    """The groups `make report` builds (report_job in pipelines/defs/jobs.py): never the price fetch."""
+    try:
+        from pipelines.defs.jobs import REPORT_GROUPS
+    except ImportError:
+        return ("staging", "marts", "report")
+    return tuple(REPORT_GROUPS)
+
+
 def multiprocess_job():
     """The implicit asset job with Dagster's default multiprocess executor (reconstructable)."""
     import warnings
@@ -140,7 +148,7 @@ def multiprocess_job():
     from pipelines.definitions import defs
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    job = dg.define_asset_job("bench_multiprocess", selection=dg.AssetSelection.all(include_sources=True),
+    job = dg.define_asset_job("bench_multiprocess", selection=dg.AssetSelection.groups(*_report_groups()),
                               executor_def=dg.multiprocess_executor)
     return dg.Definitions.merge(defs(), dg.Definitions(jobs=[job])).resolve_job_def("bench_multiprocess")
 
@@ -246,7 +254,7 @@ class _Place:
         return run_callable("bench.pipeline_bench:run_selection", which, env=self.env)
 
     def multiprocess(self) -> Sample:
-        return run_callable("bench.pipeline_bench:run_multiprocess", env=self.env)
+        return run_callable("bench.pipeline_bench:run_multiprocess", env=self.env, sample_tree=True)
 
     def floor(self) -> Sample:
         return run_callable("bench.pipeline_bench:floor", str(self.warehouse), str(self.root / "floor.pdf"),

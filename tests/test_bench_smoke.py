@@ -32,6 +32,18 @@ def test_run_command_measures_a_fresh_process_memory_and_fails_loudly(tmp_path):
         harness.run_command([sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"])
 
 
+def test_tree_sampling_adds_up_concurrent_workers():
+    child = "import time; x = bytearray(120 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); time.sleep(1.5)"
+    two = [sys.executable, "-c",
+           f"import subprocess, sys; ps = [subprocess.Popen([sys.executable, '-c', {child!r}]) for _ in range(2)]; "
+           "[p.wait() for p in ps]"]
+    biggest = harness.run_command(two)
+    tree = harness.run_command(two, sample_tree=True)
+    assert 120 <= biggest.peak_mib < 230  # the kernel's figure: the largest single process
+    assert tree.peak_mib >= 240  # both workers at once
+    assert tree.cpu_s > 0
+
+
 def test_run_callable_runs_in_a_new_process(tmp_path):
     target = tmp_path / "made_by_child"
     harness.run_callable("os:mkdir", str(target))
