@@ -304,7 +304,7 @@ def _verdict(ratio: float, goal: float) -> str:
 
 
 def measure(repeats: int = 3, quick: bool = False, factor: int | None = None) -> list[dict]:
-    """Rows 1a, 1b, 2, 3, 4a, 4b (see the module docstring); ``quick``: scale factor 10."""
+    """Rows 1a, 1b, 2, 3, 4a, 4b (see the module docstring); ``quick``: scale factor 10, no row 2."""
     factor = factor or (QUICK_FACTOR if quick else SCALE_FACTOR)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pipeline_bench_") as tmp:
@@ -318,14 +318,15 @@ def measure(repeats: int = 3, quick: bool = False, factor: int | None = None) ->
             existing.append(base.report())
             change_one_price(base.raw, i)
             prices.append(base.selection("prices"))
-            if i < MULTIPROCESS_REPEATS:  # a process per step: slow, and its point is made by one run
+            if i < (0 if quick else MULTIPROCESS_REPEATS):  # a process per step: slow; one run makes the point
                 multi.append(base.multiprocess())
         floor_name = f"floor: import {FLOOR_LIBS}; open DuckDB; 1-page PDF"
         for label, samples in (("fresh warehouse", fresh), ("existing warehouse", existing)):
             r = row(f"report regenerated, cold process, {label}", samples, floor_name, floor_s, goal_ratio=FULL_GOAL)
             rows.append(r)
-        rows.append(row("report regenerated, multiprocess executor", multi,
-                        "in-process executor (row above: existing warehouse)", existing))
+        if multi:
+            rows.append(row("report regenerated, multiprocess executor", multi,
+                            "in-process executor (row above: existing warehouse)", existing[:len(multi)]))
         rows.append(row("after a price-only change (sensor's selection)", prices,
                         "full regeneration, existing warehouse", existing, goal_ratio=PRICE_GOAL))
 
