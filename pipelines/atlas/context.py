@@ -16,6 +16,7 @@ from pipelines.ingest.mlperf_rules import RULES
 from pipelines.publish import labels, numbers as fmt
 
 MAX_UNPRICED_LISTED = 80
+TOP_ROWS = 10  # a table lists the 10 cheapest results and every tagged one; data/atlas.csv has all
 
 
 def round_key(round_: str) -> tuple[int, int]:
@@ -171,20 +172,23 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
                 others = group.filter((pl.col("folder") == r["folder"]) & (pl.col("system") == r["system"])).height - 1
                 rows.append({
                     "rank": rank, "submitter": r["submitter"], "system": r["system"],
-                    "system_note": notes.note(f"sys:{r['folder']}:{r['system']}", system_note(r)),
                     "accelerators": f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}",
                     "time": fmt.minutes(r["time_to_train_minutes"]),
                     "instance": f"{r['instances_needed']} × {instance_label(r['provider'], r['instance_type'])}",
                     "idle": r["idle_accelerators"],
-                    "price_note": notes.note(f"price:{r['provider']}:{r['instance_type']}", price_note(r)),
                     "usd_per_hour": fmt.usd_hour(r["usd_per_hour"]), "cost": fmt.usd(r["cost_to_train_usd"]),
                     "accelerator_hours": _hours(r["accelerator_hours"]),
                     "usd_per_accelerator_hour": fmt.usd(r["usd_per_accelerator_hour"]),
                     "estimate": r["price_basis"] != "same cloud", "basis": r["price_basis"],
                     "approximate": r["price_certainty"] == "approximate",
                     "cheapest_for": r["accelerator_model"] if r["cheapest_for_accelerator"] else None,
-                    "fastest": bool(r["fastest"]), "front": bool(r["on_pareto_front"]), "others": others,
+                    "fastest": bool(r["fastest"]), "front": bool(r["on_pareto_front"]), "others": others, "record": r,
                 })
+            shown = [row for row in rows if row["rank"] <= TOP_ROWS or row["front"] or row["fastest"] or row["cheapest_for"]]
+            for row in shown:  # footnotes only for the rows the table shows, numbered in reading order
+                r = row.pop("record")
+                row["system_note"] = notes.note(f"sys:{r['folder']}:{r['system']}", system_note(r))
+                row["price_note"] = notes.note(f"price:{r['provider']}:{r['instance_type']}", price_note(r))
             front = [row for row in rows if row["front"]]
             fastest = next((row for row in rows if row["fastest"]), None)
             cheapest_per = [row for row in rows if row["cheapest_for"]]
@@ -201,7 +205,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
                 "anchor": f"r{round_.replace('.', '-')}-{model}", "number": f"{number}.{sub}",
                 "name": model_name(model), "benchmark": ", ".join(benchmarks),
                 "target": "; ".join(_target(round_, b) for b in benchmarks),
-                "table_no": next_no("table"), "rows": rows, "front": [f"{r['system']}" for r in front],
+                "table_no": next_no("table"), "rows": shown, "hidden": len(rows) - len(shown), "results": len(rows),
+                "front": [f"{r['system']}" for r in front],
                 "fastest": fastest, "cheapest": rows[0] if rows else None, "cheapest_per": cheapest_per,
                 "fig": fig, "svg": svg, "pairs": group.height,
             })
