@@ -10,11 +10,13 @@ import polars as pl
 from pipelines.defs.metadata import REGENERATE
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
-from pipelines.publish.context import build_context
 from pipelines.publish.exports import write_table
-from pipelines.publish.index_page import write_index
-from pipelines.publish.render import render_html, render_pdf
 from pipelines.publish.store import build_dir, publish, write_atomic
+
+# matplotlib (charts) and WeasyPrint (render, index_page) are imported inside the assets that use
+# them: loading the definitions then costs ~1 s less (measured in BENCHMARKS.md) for every process
+# that loads them without rendering: marts-only runs, sensor ticks, dg check, each step process of
+# a multiprocess run.
 from pipelines.warehouse import read_table
 
 MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
@@ -40,6 +42,8 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
     if "stg_comparisons" in tables and "description" not in cost.columns:  # each comparison's text from report.toml
         descriptions = tables["stg_comparisons"].select("comparison", "description").unique("comparison", keep="first")
         cost = cost.join(descriptions, on="comparison", how="left", maintain_order="left")
+    from pipelines.publish.context import build_context
+
     return build_context(
         settings=settings_row, dates=dates, cost=cost, cost_changes=tables["cost_changes"],
         price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
@@ -51,6 +55,8 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
           description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
                       "build folder; published by published_report.")
 def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    from pipelines.publish.render import render_html
+
     tables = _tables(settings)
     html = render_html(report_context(tables))
     path = build_dir(settings.reports, context.run.run_id) / "report.html"
@@ -68,6 +74,8 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
         raise dg.Failure(f"{html_path} is missing: materialize report_html in the same run as report_pdf")
     with settings.connect() as conn:
         price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
+    from pipelines.publish.render import render_pdf
+
     pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=price_date)
     write_atomic(folder / "report.pdf", pdf)
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf)})
@@ -113,6 +121,8 @@ def published_report(context: dg.AssetExecutionContext, settings: PipelineSettin
         raise dg.Failure(f"the run's build folder lacks {', '.join(missing)}: nothing was published")
     with settings.connect() as conn:
         price_date, title = conn.sql("select d.price_date, s.title from report_dates d, stg_report_settings s").fetchall()[0]
+    from pipelines.publish.index_page import write_index
+
     target = publish(settings.reports, folder, price_date, context.run.run_id)
     index = write_index(settings.reports, title)
     return dg.MaterializeResult(metadata={
