@@ -147,7 +147,7 @@ def run(dirs: Dirs, instance: dg.DagsterInstance, selection: list[dg.AssetKey] |
     """The project's implicit asset job, loaded with the settings of `dirs`, run in process."""
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        job = defs().resolve_implicit_global_asset_job_def()
+        job = defs().resolve_job_def("report_job")  # what the command line runs
         return job.execute_in_process(
             run_config=QUIET, instance=instance, raise_on_error=False, asset_selection=selection,
         )

@@ -19,9 +19,13 @@ Why this is safe against a run killed at any instant (SIGKILL, OOM, power cut):
   process dies), so a concurrent run's clean-up never removes a report being linked.
 A run killed mid-publish can leave `<date>` on the new report and `latest` still on the
 previous one (both complete); the next publish moves latest. Leftovers are hidden names only:
-.build/<run id> of a failed or killed run (the command line removes its own on failure; a
-publish removes builds untouched for BUILD_MAX_AGE), .store folders no link points at, and
-temporary `.<name>.<pid>.link` symlinks: all removed by the next successful publish.
+.build/<run id> of a failed or killed run (the command line removes its own on failure and a
+killed one's when it next starts, see cli.reap_killed_runs; a publish removes builds untouched
+for BUILD_MAX_AGE), .store folders no link points at, temporary `.<name>.<pid>.link` symlinks
+and `.index.html.<dead pid>.tmp` files: removed by the next successful publish.
+Known gap: index.html is written after publish() returns, outside the lock, so two runs
+publishing different dates at the same moment can leave an index that misses the other's date
+until the next publish (defs/report.py would have to write it under the lock).
 """
 
 from __future__ import annotations
