@@ -1,0 +1,37 @@
+"""bench/atlas_bench.py: skips cleanly without a corpus, and gives both rows on a small one."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import atlas_bench
+from bench.harness import ROW_KEYS
+import json
+
+from tests.atlas_fixtures import resnet_logs
+from tests.mlperf_fixtures import write_benchmark
+
+
+def test_no_corpus_no_rows(monkeypatch):
+    monkeypatch.delenv("ATLAS_CORPUS", raising=False)
+    assert atlas_bench.measure() == []
+
+
+def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
+    root = tmp_path / "corpus"
+    bench = write_benchmark(root / "training_results_v2.0", "Acme", "acme_a100", "resnet", resnet_logs())
+    (bench / "scaling.json").write_text(json.dumps({"scaling_factor": 1.25}))
+    write_benchmark(root / "training_results_v1.0", "Acme", "acme_a100", "resnet", resnet_logs())
+    monkeypatch.setenv("ATLAS_CORPUS", str(root))
+    monkeypatch.setenv("ATLAS_BENCH_ROUND", "v2.0")
+    rows = atlas_bench.measure(repeats=1)
+    assert [r["name"].split(" (")[0] for r in rows] == ["atlas: score the whole corpus", "atlas: score round v2.0"]
+    assert "10 logs" in rows[0]["name"] and "5 logs" in rows[1]["name"]
+    for r in rows:
+        assert set(ROW_KEYS) <= set(r)
+        assert r["median_s"] > 0 and r["ref_median_s"] > 0 and r["peak_mib"] > 0
+    assert "official result summarizer" in rows[1]["reference"]
+    # the corpus itself is never written to (the official tool reads a copy) and scaling.json is intact
+    assert sorted(p.name for p in bench.iterdir()) == [f"result_{i}.txt" for i in range(5)] + ["scaling.json"]
+    assert json.loads((bench / "scaling.json").read_text()) == {"scaling_factor": 1.25}
+    assert not list((root / "training_results_v1.0").rglob("scaling.json"))
