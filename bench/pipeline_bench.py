@@ -299,6 +299,35 @@ def check_direct_matches(place: _Place) -> int:
     return ours.height
 
 
+def step_breakdown(dagster_home: Path, job_name: str | None = None, top: int = 3) -> str:
+    """Where the newest successful run (of a job) spent its time: the slowest steps, the rest together."""
+    import dagster as dg
+
+    with dg.DagsterInstance.from_config(str(dagster_home)) as instance:
+        filters = dg.RunsFilter(statuses=[dg.DagsterRunStatus.SUCCESS], job_name=job_name)
+        records = instance.get_run_records(filters=filters, limit=1)
+        if not records:
+            return "no run"
+        run = records[0].dagster_run
+        stats = [s for s in instance.get_run_step_stats(run.run_id) if s.start_time and s.end_time]
+        total = instance.get_run_stats(run.run_id)
+    steps = sorted(((s.end_time - s.start_time, s.step_key) for s in stats), reverse=True)
+    rest = steps[top:]
+    parts = [f"{key} {seconds:.2f} s" for seconds, key in steps[:top]]
+    if rest:
+        parts.append(f"{len(rest)} other steps {sum(x for x, _ in rest):.2f} s")
+    span = (total.end_time - total.start_time) if total.start_time and total.end_time else None
+    return ", ".join(parts) + (f" (run {span:.2f} s from start to end; the rest of the process is start-up)"
+                               if span else "")
+
+
+def _safe(fn, *args) -> str:
+    try:
+        return fn(*args)
+    except Exception as exc:  # noqa: BLE001 - a detail must not lose the row
+        return f"unavailable ({type(exc).__name__}: {exc})"
+
+
 def _verdict(ratio: float, goal: float) -> str:
     return "met" if ratio <= goal else "missed"
 
@@ -321,14 +350,17 @@ def measure(repeats: int = 3, quick: bool = False, factor: int | None = None) ->
             if i < (0 if quick else MULTIPROCESS_REPEATS):  # a process per step: slow; one run makes the point
                 multi.append(base.multiprocess())
         floor_name = f"floor: import {FLOOR_LIBS}; open DuckDB; 1-page PDF"
+        home = base.root / "dagster_home"
         for label, samples in (("fresh warehouse", fresh), ("existing warehouse", existing)):
             r = row(f"report regenerated, cold process, {label}", samples, floor_name, floor_s, goal_ratio=FULL_GOAL)
             rows.append(r)
+        rows[-1]["last_run_steps"] = _safe(step_breakdown, home, "report_job")
         if multi:
             rows.append(row("report regenerated, multiprocess executor", multi,
                             "in-process executor (row above: existing warehouse)", existing[:len(multi)]))
         rows.append(row("after a price-only change (sensor's selection)", prices,
-                        "full regeneration, existing warehouse", existing, goal_ratio=PRICE_GOAL))
+                        "full regeneration, existing warehouse", existing, goal_ratio=PRICE_GOAL,
+                        last_run_steps=_safe(step_breakdown, home, "__ASSET_JOB")))
 
         scaled = _Place(Path(tmp) / f"x{factor}", factor=factor)
         scaled_report = _Place(Path(tmp) / f"x{factor}_report", factor=factor, comparisons=2)
@@ -343,7 +375,8 @@ def measure(repeats: int = 3, quick: bool = False, factor: int | None = None) ->
         sizes = ", ".join(f"{v:,} {k}" for k, v in scaled.counts.items())
         rows.append(row(f"x{factor} data: staging + checks + marts (no report), fresh warehouse", marts,
                         "DuckDB + polars directly: same CSVs, joins, cost, CSV out", direct_s,
-                        goal_ratio=SCALE_GOAL, data=sizes, costs_compared=compared))
+                        goal_ratio=SCALE_GOAL, data=sizes, costs_compared=compared,
+                        last_run_steps=_safe(step_breakdown, scaled.root / "dagster_home", "__ASSET_JOB")))
         rows.append(row(f"x{factor} data, full report of the bundled scope (2 comparisons), fresh warehouse",
                         big_report, "full regeneration of the bundled report, fresh warehouse", fresh))
     for r in rows:
