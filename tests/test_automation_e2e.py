@@ -109,6 +109,13 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert (new / "report.html").is_file() and (new / "report.pdf").is_file()
     assert tree_bytes(dirs.reports / "2025-06-01") == before
     assert (dirs.reports / "latest").resolve() == new.resolve()
+    # every report asset names the file it published (shown in the UI)
+    for asset, published in (("report_html", new / "report.html"), ("report_pdf", new / "report.pdf"),
+                              ("report_data", new / "data"), ("published_report", new)):
+        (event,) = [e for e in run.get_asset_materialization_events() if e.asset_key.to_user_string() == asset]
+        meta = event.materialization.metadata
+        assert Path(meta["published_as" if asset != "published_report" else "path"].value) == published, asset
+        assert published.exists(), asset
 
     # figures by hand: the baseline p3.16xlarge (DGX-1, ResNet v0.7: 71.278322 min) at 20.00 USD/h
     # = 71.27832222222223 / 60 * 20 = 23.7594 USD; p4d (21.957642 USD/h x 28.770861 min = 10.5290 USD)

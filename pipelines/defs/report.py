@@ -61,7 +61,9 @@ def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     html = render_html(report_context(tables))
     path = build_dir(settings.reports, context.run.run_id) / "report.html"
     write_atomic(path, html.encode("utf-8"))
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode())})
+    published = settings.reports / tables["report_dates"]["price_date"][0].isoformat() / "report.html"
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode()),
+                                          "published_as": dg.MetadataValue.path(str(published))})
 
 
 @dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"], automation_condition=REGENERATE,
@@ -78,7 +80,9 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
 
     pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=price_date)
     write_atomic(folder / "report.pdf", pdf)
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf)})
+    published = settings.reports / price_date.isoformat() / "report.pdf"
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf),
+                                          "published_as": dg.MetadataValue.path(str(published))})
 
 
 # file name -> (table, columns): the contract's columns first; `exact` files carry only those.
@@ -107,7 +111,10 @@ def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -
         if first:
             frame = frame.select(first + ([] if exact else [c for c in frame.columns if c not in first]))
         written += write_table(folder, name, frame)
-    return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written))})
+    published = settings.reports / tables["report_dates"]["price_date"][0].isoformat() / "data"
+    return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written)),
+                                          "path": dg.MetadataValue.path(str(folder)),
+                                          "published_as": dg.MetadataValue.path(str(published))})
 
 
 @dg.asset(group_name="report", kinds={"python"}, deps=["report_html", "report_pdf", "report_data"],
