@@ -8,6 +8,10 @@ from pipelines.publish import charts
 from pipelines.publish.charts import BAR, FRONT, LINESTYLES, MARKERS, SERIES, WIDTH_IN, plt
 
 
+# Dollar ticks on a log axis: decades need no cents, except below one dollar.
+_LOG_USD = FuncFormatter(lambda value, _pos: f"${value:,.0f}" if value >= 1 else f"${value:,.2f}")
+
+
 def trend_chart(series: dict[str, list[tuple[int, float]]], rounds: list[str], chart_id: str, alt: str) -> str:
     """Cheapest cost to train per round, one line per benchmark model, log scale."""
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.4 + 0.16 * ((len(series) + 2) // 3)))
@@ -16,11 +20,11 @@ def trend_chart(series: dict[str, list[tuple[int, float]]], rounds: list[str], c
                 marker=MARKERS[i % len(MARKERS)], linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=1.2, markersize=4)
     ax.set_yscale("log")
     ax.set_xticks(range(len(rounds)))
-    ax.set_xticklabels(rounds)
+    ax.set_xticklabels(rounds, rotation=45 if len(rounds) > 6 else 0, fontsize=8)
     ax.set_xlim(-0.3, max(len(rounds) - 0.7, 0.3))
     ax.set_xlabel("MLPerf Training round")
     ax.set_ylabel("cheapest cost to train (USD, log scale)")
-    charts._usd_axis(ax.yaxis)
+    ax.yaxis.set_major_formatter(_LOG_USD)
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.grid(True, which="major", zorder=0)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, frameon=False, fontsize=7.5)
@@ -66,7 +70,10 @@ def scatter_chart(points: list[tuple[str, float, float, bool]], chart_id: str, a
         ax.set_ylim(max(0.0, min(ys_all) - 0.25 * span), max(ys_all) + 0.25 * span)
     ax.set_xlabel("time to train (minutes" + (", log scale)" if x_log else ")"))
     ax.set_ylabel("cost to train (USD" + (", log scale)" if y_log else ")"))
-    charts._usd_axis(ax.yaxis)
+    if y_log:
+        ax.yaxis.set_major_formatter(_LOG_USD)
+    else:
+        charts._usd_axis(ax.yaxis)
     ax.grid(True, which="major", zorder=0)
     ax.legend(loc="upper right", frameon=False, fontsize=7.5)
     fig.tight_layout()
