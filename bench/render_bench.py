@@ -10,7 +10,8 @@ comparison per benchmark, so 500 instances = 5 tables of 100 rows, 1000 footnote
 whether time grows linearly with the number of instances.
 
 Each repeat runs in a fresh interpreter (bench/harness.py); inside it, each stage is timed with
-perf_counter (imports and interpreter start are not counted), and its memory is the process's peak
+perf_counter and process_time (wall and CPU seconds; imports and interpreter start are not
+counted; CPU time is the steadier figure when other work shares the machine), and its memory is the process's peak
 RSS at the end of the stage (getrusage: the peak so far, so a stage's figure includes the stages
 before it: context < html < pdf). Subject and reference are run alternately so that load from
 other work on the machine falls on both alike.
@@ -27,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.harness import PYTHON, REPO, Sample, bench_env, compare, row, run_callable
+from bench.harness import PYTHON, REPO, Sample, bench_env, compare, row, run_callable, stats
 
 SIZES = [100, 250, 500]
 QUICK_SIZES = [100]
@@ -45,14 +46,14 @@ def child(source: str, out: str) -> None:
     from pipelines.publish.render import render_html, render_pdf
 
     result = {}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if source.startswith("bundled:"):
         from pipelines.defs.report import MARTS, report_context
         from pipelines.warehouse import connect, read_table
 
         with connect(Path(source.split(":", 1)[1]), read_only=True) as conn:
             tables = {name: read_table(conn, name) for name in MARTS}
-        start = time.perf_counter()  # reading the warehouse is not rendering
+        start, cpu = time.perf_counter(), time.process_time()  # reading the warehouse is not rendering
         context = report_context(tables)
         created = tables["report_dates"]["price_date"][0]
     else:
@@ -60,13 +61,13 @@ def child(source: str, out: str) -> None:
 
         context = synthetic_context(instances=int(source.split(":", 1)[1]), benchmarks=5)
         created = date(2025, 6, 1)
-    result["context"] = (time.perf_counter() - start, _peak_mib())
-    start = time.perf_counter()
+    result["context"] = (time.perf_counter() - start, _peak_mib(), time.process_time() - cpu)
+    start, cpu = time.perf_counter(), time.process_time()
     html = render_html(context)
-    result["html"] = (time.perf_counter() - start, _peak_mib())
-    start = time.perf_counter()
+    result["html"] = (time.perf_counter() - start, _peak_mib(), time.process_time() - cpu)
+    start, cpu = time.perf_counter(), time.process_time()
     pdf = render_pdf(html, created=created)
-    result["pdf"] = (time.perf_counter() - start, _peak_mib())
+    result["pdf"] = (time.perf_counter() - start, _peak_mib(), time.process_time() - cpu)
     result["rows"] = sum(len(b["rows"]) for s in context["sections"] for b in s["benchmarks"])
     result["footnotes"] = context["counts"]["footnotes"]
     result["figures"] = context["counts"]["figures"]
@@ -93,7 +94,7 @@ def _bundled_warehouse(work: Path) -> Path:
 def _runner(source: str, work: Path, details: list[dict]):
     """A harness-style run: one fresh process; returns one Sample per stage (via `details`)."""
     def run() -> Sample:
-        out = work / f"result-{len(details)}.json"
+        out = work / f"result-{source.split(':')[0]}-{len(details)}.json"
         process = run_callable("bench.render_bench:child", source, str(out))
         result = json.loads(out.read_text())
         result["process"] = {"seconds": process.seconds, "peak_mib": process.peak_mib}
@@ -126,24 +127,29 @@ def measure(repeats: int = 3, quick: bool = False) -> list[dict]:
                 ours = [Sample(*r[stage]) for r in subject]
                 theirs = [Sample(*r[stage]) for r in reference]
                 rows.append(row(f"render {stage}: {label}", ours, f"render {stage}: {ref_label}", theirs,
-                                instances=size, stage=stage,
+                                instances=size, stage=stage, **_cpu(ours, theirs),
                                 html_bytes=first["html_bytes"], pdf_bytes=first["pdf_bytes"]))
         # the reference on its own, every repeat of it pooled
         for stage in STAGES:
             samples = [Sample(*r[stage]) for r in reference_all]
             rows.append(row(f"render {stage}: bundled report", samples, f"render {stage}: bundled report", samples,
-                            instances=0, stage=stage))
+                            instances=0, stage=stage, **_cpu(samples, samples)))
         return rows
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _cpu(ours: list[Sample], theirs: list[Sample]) -> dict:
+    """CPU seconds of the stage (user + system of the process): steadier than wall time on a busy machine."""
+    return {"cpu_median_s": round(stats([s.cpu_s for s in ours])[0], 3),
+            "ref_cpu_median_s": round(stats([s.cpu_s for s in theirs])[0], 3)}
+
+
 def _print(rows: list[dict]) -> None:
-    print(f"{'name':<100} {'median s':>9} {'spread':>7} {'peak MiB':>9} {'ref s':>7} {'x ref':>6}")
+    print(f"{'name':<100} {'median s':>9} {'spread':>7} {'cpu s':>7} {'peak MiB':>9} {'ref s':>7} {'ref cpu':>7}")
     for r in rows:
-        ratio = r["median_s"] / r["ref_median_s"] if r["ref_median_s"] else float("nan")
-        print(f"{r['name'][:100]:<100} {r['median_s']:>9.3f} {r['spread_s']:>7.3f} {r['peak_mib']:>9.1f} "
-              f"{r['ref_median_s']:>7.3f} {ratio:>6.1f}")
+        print(f"{r['name'][:100]:<100} {r['median_s']:>9.3f} {r['spread_s']:>7.3f} {r['cpu_median_s']:>7.3f} "
+              f"{r['peak_mib']:>9.1f} {r['ref_median_s']:>7.3f} {r['ref_cpu_median_s']:>7.3f}")
 
 
 if __name__ == "__main__":
