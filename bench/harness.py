@@ -36,6 +36,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from typing import Callable, Sequence
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 
+_EXEC = "--exec"
 ROW_KEYS = ("name", "median_s", "spread_s", "peak_mib", "reference", "ref_median_s", "ref_spread_s", "ref_peak_mib")
 
 
@@ -102,39 +104,56 @@ def run_command(cmd: Sequence[str], env: dict | None = None, cwd: Path | str = R
                 sample_tree: bool = False) -> Sample:
     """Run one command in a fresh process; its wall time, peak memory and CPU time.
 
+    The command is started by a small wrapper process (this file run as a script, standard
+    library only) that times it and reads its rusage: Linux carries the high-water RSS of the
+    process that forked over an exec into the child's ru_maxrss, so a command started directly
+    from a big parent (pytest, a notebook) would report the parent's memory as its own.
     ``sample_tree``: also sample the summed RSS of the process tree (for commands that start
     worker processes; it costs the sampling thread some CPU, so it is off by default).
     Non-zero exit -> BenchError.
     """
-    start = time.perf_counter()
-    proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    sampler = _TreeSampler(proc.pid) if sample_tree else None
-    if sampler:
-        sampler.start()
-    output = bytearray()
-    reader = threading.Thread(target=lambda: output.extend(proc.stdout.read()), daemon=True)
-    reader.start()
-    deadline = time.monotonic() + timeout
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            proc.kill()
-            _, status, usage = os.wait4(proc.pid, 0)
-            break
-        time.sleep(0.005)
-    seconds = time.perf_counter() - start
-    if sampler:
-        sampler.stop.set()
-        sampler.join()
-    reader.join(timeout=5)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
+    fd, result_name = tempfile.mkstemp(prefix="bench_sample_", suffix=".json")
+    os.close(fd)
+    result = Path(result_name)
+    wrapper = [PYTHON, str(Path(__file__).resolve()), _EXEC, str(result), "--", *map(str, cmd)]
+    try:
+        proc = subprocess.Popen(wrapper, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        sampler = _TreeSampler(proc.pid) if sample_tree else None
+        if sampler:
+            sampler.start()
+        output = bytearray()
+        reader = threading.Thread(target=lambda: output.extend(proc.stdout.read()), daemon=True)
+        reader.start()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+        if sampler:
+            sampler.stop.set()
+            sampler.join()
+        reader.join(timeout=5)
+        measured = json.loads(result.read_text()) if result.stat().st_size else None
+    finally:
+        result.unlink(missing_ok=True)
+    if proc.returncode != 0 or measured is None:
         tail = output.decode(errors="replace")[-3000:]
         raise BenchError(f"{' '.join(map(str, cmd))[:200]} exited {proc.returncode}:\n{tail}")
-    peak_kib = max(usage.ru_maxrss, sampler.peak_kib if sampler else 0)  # Linux: KiB
-    return Sample(seconds, peak_kib / 1024, usage.ru_utime + usage.ru_stime)
+    peak_kib = max(measured["maxrss_kib"], sampler.peak_kib if sampler else 0)  # Linux: KiB
+    return Sample(measured["seconds"], peak_kib / 1024, measured["cpu_s"])
+
+
+def _exec_and_measure(result: str, cmd: list[str]) -> int:
+    """In the wrapper: run cmd, write its wall time, peak RSS and CPU time to `result` as JSON."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    Path(result).write_text(json.dumps({"seconds": seconds, "maxrss_kib": usage.ru_maxrss,
+                                        "cpu_s": usage.ru_utime + usage.ru_stime}))
+    code = os.waitstatus_to_exitcode(status)
+    return code if code >= 0 else 128 - code
 
 
 def run_callable(target: str, *args, env: dict | None = None, cwd: Path | str = REPO, timeout: float = 1800,
@@ -242,5 +261,8 @@ def _call(target: str, args_json: str) -> None:
     getattr(importlib.import_module(module), func)(*json.loads(args_json))
 
 
-if __name__ == "__main__":  # python -m bench.harness pkg.mod:func '[args]'  (what run_callable starts)
+if __name__ == "__main__":
+    if sys.argv[1] == _EXEC:  # the wrapper of run_command: harness.py --exec RESULT -- cmd ...
+        sys.exit(_exec_and_measure(sys.argv[2], sys.argv[4:]))
+    # python -m bench.harness pkg.mod:func '[args]'  (what run_callable starts)
     _call(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "[]")

@@ -44,6 +44,15 @@ def test_tree_sampling_adds_up_concurrent_workers():
     assert tree.cpu_s > 0
 
 
+def test_a_big_parent_does_not_inflate_the_child_peak_and_timeouts_fail():
+    ballast = bytearray(300 * 1024 * 1024)
+    ballast[::4096] = b"1" * len(ballast[::4096])  # this process now holds 300 MiB more
+    assert harness.run_command([sys.executable, "-c", "pass"]).peak_mib < 100
+    with pytest.raises(harness.BenchError):
+        harness.run_command([sys.executable, "-c", "import time; time.sleep(30)"], timeout=1)
+    del ballast
+
+
 def test_run_callable_runs_in_a_new_process(tmp_path):
     target = tmp_path / "made_by_child"
     harness.run_callable("os:mkdir", str(target))
