@@ -51,7 +51,12 @@ def _init_instance(home: Path) -> None:
                 warnings.simplefilter("ignore")
                 instance.get_run_records(limit=1)
                 instance.all_instigator_state()
-                instance.event_log_storage.get_pool_limits()
+                # the writers' pool row and its one slot, made here once rather than by two
+                # runs' first steps at the same instant (which can leave two slots)
+                from pipelines.defs.metadata import POOL
+
+                if POOL not in {p.name for p in instance.event_log_storage.get_pool_limits()}:
+                    instance.event_log_storage.initialize_concurrency_limit_to_default(POOL)
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
