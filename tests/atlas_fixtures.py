@@ -111,6 +111,19 @@ def quirk_corpus(root: Path) -> Path:
     system(v10, "Ipu", "ipu_sys", accelerator_model_name="Graphcore IPU GC200", accelerator_memory_capacity="32GB")
     write_logs(v10 / "Ipu/results/ipu_sys/resnet", resnet_logs())
 
+    # systems JSON quirks: "number of nodes" with spaces (DellEMC v0.7), a JSON number 1.0 (MosaicML v2.0)
+    spaced = system(v10, "Dell", "spaced_sys", accelerator_model_name="Nvidia Tesla V100-SXM2-32GB",
+                    accelerator_memory_capacity="32 GB", accelerators_per_node="4")
+    desc = json.loads(spaced.read_text())
+    desc["number of nodes"] = desc.pop("number_of_nodes")
+    spaced.write_text(json.dumps(desc))
+    write_logs(v10 / "Dell/results/spaced_sys/resnet", resnet_logs())
+    floating = system(v20, "Mosaic", "float_sys")
+    desc = json.loads(floating.read_text())
+    desc["number_of_nodes"] = 1.0
+    floating.write_text(json.dumps(desc))
+    write_logs(v20 / "Mosaic/results/float_sys/resnet", resnet_logs())
+
     # a round the rules do not know
     system(root / "training_results_v0.6", "Old", "old_sys")
     write_logs(root / "training_results_v0.6/Old/results/old_sys/resnet", resnet_logs())

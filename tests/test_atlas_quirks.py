@@ -102,6 +102,14 @@ def test_entries_that_cannot_be_scored_say_why(scored):
     assert _row(scores, "v1.0", "broken_sys", "resnet")["time_to_train_minutes"] == pytest.approx(32.0)
 
 
+def test_systems_json_quirks_of_published_files(scored):
+    _, _, systems = scored
+    spaced = systems.filter(pl.col("system") == "spaced_sys").row(0, named=True)
+    assert (spaced["problem"], spaced["number_of_nodes"], spaced["accelerators_total"]) == (None, 1, 4)
+    floating = systems.filter(pl.col("system") == "float_sys").row(0, named=True)
+    assert (floating["problem"], floating["number_of_nodes"], floating["accelerators_total"]) == (None, 1, 8)
+
+
 def test_worker_processes_give_the_same_scores(scored, tmp_path):
     root = quirk_corpus(tmp_path)
     parallel, _, _ = score_corpus(root, workers=2)

@@ -49,6 +49,8 @@ def _count(desc: dict, key: str, path: Path, *, required: bool, minimum: int) ->
         return None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
+    elif isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        number = int(value)  # a JSON number 1.0 (MosaicML v2.0, Ailiverse v3.1)
     else:
         match = _COUNT.match(value.strip()) if isinstance(value, str) else None
         if match is None:
@@ -89,6 +91,8 @@ def parse_system_json(path: Path) -> dict:
         raise InputError(path, "$", "invalid JSON: nested too deeply") from None
     if not isinstance(desc, dict):
         raise InputError(path, "$", f"expected a JSON object, got {type(desc).__name__}")
+    if "number_of_nodes" not in desc and "number of nodes" in desc:  # DellEMC v0.7 spells it with spaces
+        desc = {**desc, "number_of_nodes": desc["number of nodes"]}
 
     nodes = _count(desc, "number_of_nodes", path, required=True, minimum=1)
     per_node = _count(desc, "accelerators_per_node", path, required=True, minimum=0)
