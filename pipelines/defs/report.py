@@ -12,12 +12,12 @@ from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.publish.exports import write_table
 from pipelines.publish.store import build_dir, publish, write_atomic
+from pipelines.warehouse import read_table
 
 # matplotlib (charts) and WeasyPrint (render, index_page) are imported inside the assets that use
-# them: loading the definitions then costs ~1 s less (measured in BENCHMARKS.md) for every process
-# that loads them without rendering: marts-only runs, sensor ticks, dg check, each step process of
-# a multiprocess run.
-from pipelines.warehouse import read_table
+# them: loading the definitions then costs ~1.7 s of CPU and 64 MiB less (BENCHMARKS.md) for every
+# process that loads them without rendering: marts-only runs, sensor ticks, dg check, each step
+# process of a multiprocess run.
 
 MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
          "report_dates", "stg_systems", "stg_report_settings", "stg_comparisons"]
