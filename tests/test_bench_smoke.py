@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bench import harness
-from bench.__main__ import markdown, table_rows, write_markdown, KEEP_MARKER
+from bench.__main__ import KEEP_MARKER, markdown, run_module, table_rows, write_markdown
 from bench.gen_scaled_raw import generate
 from bench.pipeline_bench import _Place, change_one_price, check_direct_matches
 
@@ -70,6 +70,30 @@ def test_stats_and_row_by_hand():
     assert (r["ref_median_s"], r["ref_spread_s"], r["ref_peak_mib"]) == (1.5, 1.0, 55.0)
     cells = table_rows([r])[0]
     assert cells[8] == "2.00x" and cells[9] == "≤ 1.5x: missed"
+
+
+def test_a_missing_or_failing_module_is_skipped_with_a_note(monkeypatch):
+    import types
+
+    rows, note, _ = run_module("surely_absent", 1, True)
+    assert rows == [] and "missing" in note
+
+    boom = types.ModuleType("bench.boom_bench")
+
+    def measure(repeats: int = 3, quick: bool = False, size_gb: float = 9.0):
+        assert quick and size_gb < 1  # --quick passes quick and a small size to modules that take them
+        raise RuntimeError("no data here")
+
+    boom.measure = measure
+    monkeypatch.setitem(sys.modules, "bench.boom_bench", boom)
+    rows, note, _ = run_module("boom", 1, True)
+    assert rows == [] and "failed: RuntimeError: no data here" in note
+
+    partial = types.ModuleType("bench.partial_bench")
+    partial.measure = lambda repeats=3: [{"name": "x", "median_s": 1.0}]
+    monkeypatch.setitem(sys.modules, "bench.partial_bench", partial)
+    rows, note, _ = run_module("partial", 1, False)
+    assert rows == [] and "without" in note and "peak_mib" in note
 
 
 def test_markdown_keeps_notes_below_the_marker(tmp_path):
