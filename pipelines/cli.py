@@ -95,21 +95,23 @@ def _failure_reason(result) -> str:
     return "the run failed (see the Dagster UI for the step that failed)"
 
 
-RUN_LOCKS = "cli_runs"  # DAGSTER_HOME/cli_runs/<run id>.lock, flocked while that run's process lives
+RUN_LOCKS = "cli_runs"  # DAGSTER_HOME/cli_runs/<pid>.lock, flocked while that command line lives
 
 
 @contextmanager
-def _alive_while_running(home: Path, run_id: str):
-    """Hold an flock on DAGSTER_HOME/cli_runs/<run id>.lock for as long as this process runs it.
+def _alive_while_running(home: Path):
+    """Hold an flock on DAGSTER_HOME/cli_runs/<pid>.lock for as long as this process lives.
 
     The kernel drops the lock when the process dies, however it dies (SIGKILL, OOM, power cut),
     which is how the next command line tells a killed run from a running one. The file is
-    locked before it gets its name, so no one ever sees it unlocked while its run lives.
+    locked before it gets its name, so no one ever sees it unlocked while its process lives.
+    (The run id is not passed to execute_in_process: with an explicit run_id the duckdb_writer
+    pool admitted two steps of concurrent runs at once, see tests/test_concurrent_runs.py.)
     """
     folder = home / RUN_LOCKS
     folder.mkdir(parents=True, exist_ok=True)
-    lock = folder / f"{run_id}.lock"
-    tmp = folder / f".{run_id}.{os.getpid()}.tmp"
+    lock = folder / f"{os.getpid()}.lock"
+    tmp = folder / f".{os.getpid()}.tmp"
     with open(tmp, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         os.replace(tmp, lock)
@@ -119,55 +121,82 @@ def _alive_while_running(home: Path, run_id: str):
             lock.unlink(missing_ok=True)
 
 
+def _run_pid(instance, run_id: str) -> int | None:
+    """The pid of the process that executed the run in process (its "Executing steps in process"
+    engine event), or None."""
+    import dagster as dg
+
+    for record in instance.all_logs(run_id, of_type=dg.DagsterEventType.ENGINE_EVENT):
+        data = record.dagster_event.engine_event_data if record.dagster_event else None
+        pid = data.metadata.get("pid") if data and data.metadata else None
+        if pid is not None:
+            return int(pid.value)
+    return None
+
+
 def reap_killed_runs(instance, home: Path, reports: Path) -> list[str]:
     """Release what killed command-line runs still hold; returns their run ids.
 
     A run executing in process claims the duckdb_writer pool slot in the Dagster instance for
     each step and frees it when the step ends. A killed process frees nothing: its run stays
     STARTED and its slot claimed, so every later run would wait for that slot forever. A lock
-    file under DAGSTER_HOME/cli_runs that can be locked belongs to a run whose process died: the
-    run is marked failed, its pool slots are freed and its half-built report folder removed.
-    (Runs launched from the UI are watched by the daemon's run monitoring instead.)
+    file DAGSTER_HOME/cli_runs/<pid>.lock that can be locked belongs to a command line that died:
+    each unfinished run executed by that pid is marked failed, its pool slots are freed and its
+    half-built report folder removed. (Runs launched from the UI have no such lock file; the
+    daemon's run monitoring watches them.)
     """
+    import dagster as dg
+
     folder = home / RUN_LOCKS
     if not folder.is_dir():
         return []
-    reaped = []
+    dead: dict[int, object] = {}
     for lock in sorted(folder.glob("*.lock")):
-        with open(lock, "a") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                continue  # its process is alive
-            run_id = lock.stem
-            run = instance.get_run_by_id(run_id)
-            if run is not None and not run.is_finished:
+        handle = open(lock, "a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            same = os.fstat(handle.fileno()).st_ino == os.stat(lock).st_ino  # not replaced meanwhile
+        except (BlockingIOError, FileNotFoundError):
+            handle.close()
+            continue  # its process is alive, or it just ended
+        if not same or not lock.stem.isdigit():
+            handle.close()
+            continue
+        dead[int(lock.stem)] = (lock, handle)
+    reaped = []
+    try:
+        if dead:
+            unfinished = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.CANCELING]
+            for run in instance.get_runs(filters=dg.RunsFilter(statuses=unfinished)):
+                if _run_pid(instance, run.run_id) not in dead:
+                    continue
                 instance.report_run_failed(run, "its command-line process was killed before the run ended")
-            if instance.event_log_storage.supports_global_concurrency_limits:
-                instance.event_log_storage.free_concurrency_slots_for_run(run_id)
-            remove_build(reports / ".build" / run_id)
+                if instance.event_log_storage.supports_global_concurrency_limits:
+                    instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+                remove_build(reports / ".build" / run.run_id)
+                reaped.append(run.run_id)
+    finally:
+        for lock, handle in dead.values():
             lock.unlink(missing_ok=True)
-            reaped.append(run_id)
+            handle.close()
     return reaped
 
 
 def run_report() -> int:
     _dagster_home()
     import dagster as dg
-    from dagster._core.utils import make_new_run_id
 
     from pipelines.definitions import defs
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
     job = defs().resolve_job_def("report_job")
     home = Path(os.environ["DAGSTER_HOME"])
-    run_id = make_new_run_id()
-    with dg.DagsterInstance.get() as instance, _alive_while_running(home, run_id):
+    with dg.DagsterInstance.get() as instance, _alive_while_running(home):
         reap_killed_runs(instance, home, Paths.from_env().reports_dir)
         # The console logger would print each failed step's stack trace: the reason is printed
         # below as one line instead, and the run's full event log stays in DAGSTER_HOME (the UI).
         quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-        result = job.execute_in_process(run_config=quiet, instance=instance, raise_on_error=False, run_id=run_id)
+        result = job.execute_in_process(run_config=quiet, instance=instance, raise_on_error=False)
     if not result.success:
         # a failed run never publishes: drop its half-built report (published ones are untouched)
         remove_build(Paths.from_env().reports_dir / ".build" / result.run_id)
