@@ -323,6 +323,7 @@ def test_report_config_mutated(data):
 @FAST
 @given(st.sampled_from(["title", "benchmarks", "regions", "comparisons", "price_date", "mlperf_trees", "subtitle"]),
        toml_values)
+@example(key="title", value="")  # found by this test: an empty title was accepted
 def test_report_config_any_value_for_a_key(key, value):
     """Each top-level key of the bundled report.toml given a value of any type."""
     literal = _toml_literal(value)

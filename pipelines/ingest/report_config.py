@@ -96,6 +96,8 @@ def parse_report_config(path: Path) -> ReportConfig:
         return data[key]
 
     title = need("title", str)
+    if not title.strip():
+        raise InputError(path, "title", "is empty")
     benchmarks = _str_list(path, "benchmarks", need("benchmarks", list))
     regions = need("regions", dict)
     for provider, region in regions.items():
