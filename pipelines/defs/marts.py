@@ -21,7 +21,10 @@ def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
 
 
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results"], pool=POOL, automation_condition=REGENERATE,
+# time_to_train waits for every results-side staging step (systems JSON and the MLPerf trees
+# too), so a run whose systems JSON is bad does not rebuild it from the same run's new results:
+# the warehouse keeps the last good data. Prices stay out, so a price-only run never rebuilds it.
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results", "stg_systems", "stg_mlperf_runs", "stg_throughput"], pool=POOL, automation_condition=REGENERATE,
           description="Time to train per measured system and benchmark: the newest round that scored it.")
 def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -114,7 +117,7 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         counts = pl.concat([
-            conn.sql(f"select '{kind}' as kind, file, count(*)::bigint as rows from {table} group by file").pl()
+            conn.sql(f"select ? as kind, file, count(*)::bigint as rows from {table} group by file", params=[kind]).pl()
             for table, kind in STAGED_FILES.items()
         ] + [conn.sql("select 'report config' as kind, config_path as file, 1::bigint as rows from stg_report_settings").pl()])
         counts = counts.with_columns(pl.col("file").str.replace(r"^(.*?\.[a-zA-Z0-9]+)(:.*)?$", "$1"))

@@ -130,8 +130,9 @@ def published_report(context: dg.AssetExecutionContext, settings: PipelineSettin
         price_date, title = conn.sql("select d.price_date, s.title from report_dates d, stg_report_settings s").fetchall()[0]
     from pipelines.publish.index_page import write_index
 
-    target = publish(settings.reports, folder, price_date, context.run.run_id)
-    index = write_index(settings.reports, title)
+    target = publish(settings.reports, folder, price_date, context.run.run_id,
+                     then=lambda: write_index(settings.reports, title))
+    index = settings.reports / "index.html"
     return dg.MaterializeResult(metadata={
         "path": dg.MetadataValue.path(str(target)),
         "html": dg.MetadataValue.path(str(target / "report.html")),

@@ -23,9 +23,8 @@ previous one (both complete); the next publish moves latest. Leftovers are hidde
 killed one's when it next starts, see cli.reap_killed_runs; a publish removes builds untouched
 for BUILD_MAX_AGE), .store folders no link points at, temporary `.<name>.<pid>.link` symlinks
 and `.index.html.<dead pid>.tmp` files: removed by the next successful publish.
-Known gap: index.html is written after publish() returns, outside the lock, so two runs
-publishing different dates at the same moment can leave an index that misses the other's date
-until the next publish (defs/report.py would have to write it under the lock).
+The index of published reports is written by publish()'s `then` callback, under the same lock,
+so two runs publishing different dates at the same moment both end up listed.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -114,10 +114,18 @@ def _publish_lock(reports: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def publish(reports: Path, built: Path, price_date: date, run_id: str) -> Path:
-    """Move a finished build into the store and switch the dated link (and latest) to it."""
+def publish(reports: Path, built: Path, price_date: date, run_id: str,
+            then: Callable[[], object] | None = None) -> Path:
+    """Move a finished build into the store and switch the dated link (and latest) to it.
+
+    `then` runs under the publish lock after the links are switched (the index page), so what
+    it writes always sees every report published so far.
+    """
     with _publish_lock(reports):
-        return _publish(reports, built, price_date, run_id)
+        target = _publish(reports, built, price_date, run_id)
+        if then is not None:
+            then()
+        return target
 
 
 def _publish(reports: Path, built: Path, price_date: date, run_id: str) -> Path:
