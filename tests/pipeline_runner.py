@@ -35,10 +35,16 @@ def make_dirs(root: Path, raw_source: Path | None = BUNDLED_RAW) -> RunDirs:
 
 @contextmanager
 def pipeline_env(dirs: RunDirs, **extra: str):
-    values = {
+    with environment({
         "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports), "WAREHOUSE": str(dirs.warehouse),
         "DAGSTER_HOME": str(dirs.dagster_home), "SOURCE_DATE_EPOCH": "1764374400", **extra,
-    }
+    }):
+        yield
+
+
+@contextmanager
+def environment(values: dict[str, str]):
+    """Set environment variables for the block, then restore what was there before."""
     saved = {k: os.environ.get(k) for k in values}
     os.environ.update(values)
     try:

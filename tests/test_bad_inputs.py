@@ -34,6 +34,7 @@ import pytest
 
 from pipelines.cli import failure_reason
 from pipelines.definitions import defs
+from tests.pipeline_runner import environment
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
@@ -129,18 +130,9 @@ def marts(all_tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
 @contextmanager
 def pipeline_env(dirs: Dirs):
     """RAW_DIR, REPORTS_DIR and WAREHOUSE pointed at `dirs` (as production reads them), then restored."""
-    values = {"RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports), "WAREHOUSE": str(dirs.warehouse),
-              "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
+    with environment({"RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports), "WAREHOUSE": str(dirs.warehouse),
+                      "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}):
         yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def run(dirs: Dirs, instance: dg.DagsterInstance, selection: list[dg.AssetKey] | None = None):
