@@ -1,6 +1,8 @@
 """The whole pipeline on the bundled data: exports, the PDF read back, checks that stop the report."""
 
 import re
+import shutil
+from pathlib import Path
 
 import dagster as dg
 import polars as pl
@@ -103,3 +105,23 @@ def test_failing_check_stops_the_report(tmp_path):
     assert "stg_prices" in materialized
     assert not materialized & {"cost_to_train", "report_html", "report_pdf", "published_report"}
     assert not (dirs.reports / "latest").exists()
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
+
+
+@pytest.mark.skipif(not SAMPLE.is_dir(), reason="../shared/mlperf-sample is not beside the repo")
+def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
+    dirs = make_dirs(tmp_path)
+    shutil.copytree(SAMPLE / "training_results_v1.0", dirs.raw / "mlperf" / "training_results_v1.0")
+    assert run_pipeline(dirs).success
+    html = (dirs.reports / "latest" / "report.html").read_text()
+    # DGX A100 MXNet ResNet-50 in v1.0: 5 logs, result_1 aborted -> 4 scored, the same 28.770861 min
+    assert "runs scored: 4 of 5 (1 dropped)" in html
+    scores = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_scores.csv")
+    row = scores.filter((pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet")).row(0, named=True)
+    assert (row["runs"], row["dropped_runs"]) == (5, 1)
+    assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106, abs=1e-6)
+    runs = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_runs.csv")
+    assert runs.filter(pl.col("status") == "dropped")["run_file"].to_list() == [
+        "mlperf/training_results_v1.0/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet/result_1.txt"]

@@ -70,9 +70,10 @@ def _system_note(system: str, systems: dict, scores: dict, mapping_note: str | N
         parts.append(f"(MLPerf Training {score['round']}; no systems JSON given);")
     if score:
         if score.get("runs") is not None:
-            parts.append(f"time to train: olympic mean of {score['runs'] - (score['dropped_runs'] or 0)} "
-                         f"converged runs of {score['runs']} ({score['dropped_runs'] or 0} dropped; "
-                         f"fastest and slowest excluded).")
+            dropped = score["dropped_runs"] or 0
+            parts.append(f"runs scored: {score['runs'] - dropped} of {score['runs']} ({dropped} dropped); time to "
+                         f"train is their olympic mean (the fastest and the slowest left out, a dropped run "
+                         f"counting as the slowest).")
         else:
             parts.append(f"time to train from {score['file']} line {score['line']} (MLPerf result summarizer).")
     if mapping_note:
