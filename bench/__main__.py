@@ -29,10 +29,10 @@ import time
 import traceback
 from pathlib import Path
 
-from bench.harness import REPO, ROW_KEYS, machine
+from bench.harness import REPO, ROW_KEYS, Skipped, machine
 
-MODULES = ["pipeline", "mlperf", "aws_price", "render"]  # bench/<name>_bench.py, in this order
-REPEATS = {"mlperf": 3, "aws_price": 3, "pipeline": 3, "render": 3}
+MODULES = ["pipeline", "mlperf", "aws_price", "render", "atlas"]  # bench/<name>_bench.py, in this order
+REPEATS = {"mlperf": 3, "aws_price": 3, "pipeline": 3, "render": 3, "atlas": 1}
 SIZE_GB = {"aws_price": 1.0}
 QUICK_SIZE_GB = 0.05
 OUTPUT = REPO / "BENCHMARKS.md"
@@ -65,6 +65,8 @@ def run_module(name: str, repeats: int, quick: bool) -> tuple[list[dict], str | 
         return [], f"bench/{name}_bench.py has no measure(): skipped", 0.0
     try:
         rows = measure(**_kwargs(measure, name, repeats, quick))
+    except Skipped as exc:
+        return [], f"bench/{name}_bench.py skipped: {exc}", time.perf_counter() - start
     except Exception as exc:  # noqa: BLE001
         traceback.print_exc()
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
@@ -87,6 +89,8 @@ def ratio(r: dict) -> float | None:
 
 def _goal(r: dict) -> str:
     goal = r.get("goal_ratio")
+    if r.get("goal_seconds") is not None:  # an absolute goal: the median itself
+        return f"< {r['goal_seconds']:g} s: {'met' if r['median_s'] < r['goal_seconds'] else 'missed'}"
     if goal is None:
         return ""
     value = ratio(r)
@@ -144,7 +148,7 @@ def markdown(rows: list[dict], notes: list[str], info: dict, command: str, secon
     lines += ["| " + " | ".join(cell(c) for c in b) + " |" for b in table_rows(rows)]
     extra = []
     for r in rows:
-        more = {k: v for k, v in r.items() if k not in ROW_KEYS and k not in ("module", "ratio", "verdict", "goal_ratio")}
+        more = {k: v for k, v in r.items() if k not in ROW_KEYS and k not in ("module", "ratio", "verdict", "goal_ratio", "goal_seconds")}
         if more:
             extra.append(f"- {r['name']}: " + "; ".join(f"{k} = {v}" for k, v in more.items()))
     if extra:

@@ -31,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.harness import PYTHON, REPO, compare, machine, row, run_command
+from bench.harness import PYTHON, REPO, Skipped, compare, machine, row, run_command
 
 _SCORE = """
 import sys, time
@@ -76,18 +76,20 @@ def _fresh_copy(source: Path, dest: Path) -> None:
 def measure(repeats: int = 1) -> list[dict]:
     root = corpus()
     if root is None or not root.is_dir():
-        return []
+        raise Skipped("set ATLAS_CORPUS to a folder holding the training_results_v0.7 ... v5.1 trees "
+                      "(make bench ATLAS_CORPUS=...)")
     round_ = os.environ.get("ATLAS_BENCH_ROUND", "v1.0")
     round_dir = root / f"training_results_{round_}"
     if not round_dir.is_dir():
-        return []
+        raise Skipped(f"{round_dir} is missing (ATLAS_BENCH_ROUND={round_})")
     files, gigabytes = _stats(root)
     round_files, round_gb = _round_stats(round_dir)
     score = lambda target: (lambda: run_command([PYTHON, "-c", _SCORE, str(target), "2"], sample_tree=True))  # noqa: E731
     rows = []
     whole, one = compare(score(root), score(round_dir), repeats)
     rows.append(row(f"atlas: score the whole corpus ({files:,} logs, {gigabytes:.1f} GB), 2 workers", whole,
-                    f"the same on round {round_} alone ({round_files:,} logs, {round_gb:.2f} GB)", one))
+                    f"the same on round {round_} alone ({round_files:,} logs, {round_gb:.2f} GB)", one,
+                    goal_seconds=60, memory_ratio=round(max(s.peak_mib for s in whole) / max(s.peak_mib for s in one), 2)))
     with tempfile.TemporaryDirectory(prefix="atlas-bench-") as scratch:
         copy = Path(scratch) / f"training_results_{round_}"
         out = Path(scratch) / "out"
@@ -96,7 +98,7 @@ def measure(repeats: int = 1) -> list[dict]:
         ours, theirs = compare(score(round_dir), official, repeats,
                                reference_setup=lambda: _fresh_copy(round_dir, copy))
     rows.append(row(f"atlas: score round {round_} ({round_files:,} logs, {round_gb:.2f} GB), 2 workers", ours,
-                    f"official result summarizer on every {round_} submitter folder", theirs))
+                    f"official result summarizer on every {round_} submitter folder", theirs, goal_ratio=0.1))
     return rows
 
 
@@ -107,9 +109,10 @@ def _round_stats(round_dir: Path) -> tuple[int, float]:
 
 def main(argv: list[str]) -> int:
     repeats = int(argv[1]) if len(argv) > 1 else 1
-    rows = measure(repeats)
-    if not rows:
-        print("skipped: set ATLAS_CORPUS to a folder with the training_results_v* trees")
+    try:
+        rows = measure(repeats)
+    except Skipped as exc:
+        print(f"skipped: {exc}")
         return 0
     print(json.dumps({"machine": machine(), "rows": rows}, indent=2, default=str))
     return 0

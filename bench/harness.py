@@ -55,6 +55,10 @@ class BenchError(RuntimeError):
     """A measured process failed: the row cannot be trusted."""
 
 
+class Skipped(Exception):
+    """A module cannot run here (an input it needs is absent); `make bench` notes why and goes on."""
+
+
 @dataclass(frozen=True)
 class Sample:
     seconds: float

@@ -1,20 +1,24 @@
-"""bench/atlas_bench.py: skips cleanly without a corpus, and gives both rows on a small one."""
+"""bench/atlas_bench.py: skipped with a reason without a corpus, and gives both rows on a small one."""
 
 from __future__ import annotations
 
 import pytest
 
 from bench import atlas_bench
-from bench.harness import ROW_KEYS
+from bench.__main__ import run_module
+from bench.harness import ROW_KEYS, Skipped
 import json
 
 from tests.atlas_fixtures import resnet_logs
 from tests.mlperf_fixtures import write_benchmark
 
 
-def test_no_corpus_no_rows(monkeypatch):
+def test_no_corpus_is_a_skip_with_its_reason(monkeypatch):
     monkeypatch.delenv("ATLAS_CORPUS", raising=False)
-    assert atlas_bench.measure() == []
+    with pytest.raises(Skipped, match="ATLAS_CORPUS"):
+        atlas_bench.measure()
+    rows, note, _ = run_module("atlas", 1, True)  # make bench goes on and says why in BENCHMARKS.md
+    assert rows == [] and note.startswith("bench/atlas_bench.py skipped: set ATLAS_CORPUS")
 
 
 def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
@@ -31,6 +35,8 @@ def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
         assert set(ROW_KEYS) <= set(r)
         assert r["median_s"] > 0 and r["ref_median_s"] > 0 and r["peak_mib"] > 0
     assert "official result summarizer" in rows[1]["reference"]
+    assert rows[0]["goal_seconds"] == 60 and rows[1]["goal_ratio"] == 0.1  # the issue's goals, judged per row
+    assert rows[0]["memory_ratio"] > 0
     # the corpus itself is never written to (the official tool reads a copy) and scaling.json is intact
     assert sorted(p.name for p in bench.iterdir()) == [f"result_{i}.txt" for i in range(5)] + ["scaling.json"]
     assert json.loads((bench / "scaling.json").read_text()) == {"scaling_factor": 1.25}

@@ -70,6 +70,9 @@ def test_stats_and_row_by_hand():
     assert (r["ref_median_s"], r["ref_spread_s"], r["ref_peak_mib"]) == (1.5, 1.0, 55.0)
     cells = table_rows([r])[0]
     assert cells[8] == "2.00x" and cells[9] == "≤ 1.5x: missed"
+    # an absolute goal (the atlas's "under a minute") is judged on the median itself
+    assert table_rows([harness.row("y", subject, "ref", reference, goal_seconds=60)])[0][9] == "< 60 s: met"
+    assert table_rows([harness.row("z", subject, "ref", reference, goal_seconds=2.5)])[0][9] == "< 2.5 s: missed"
 
 
 def test_a_missing_or_failing_module_is_skipped_with_a_note(monkeypatch):
