@@ -101,25 +101,21 @@ def cost_to_train(inputs: pl.DataFrame) -> pl.DataFrame:
 
 
 def pareto_front(time: pl.Expr, cost: pl.Expr) -> pl.Expr:
-    """True where no other row is at least as fast and as cheap and better in one of the two.
+    """True where no other row of the group is at least as fast and as cheap and better in one of
+    the two (ties in both are on the front together); null where time or cost is unknown.
 
-    Within a group, sort by time then cost: a row is on the front when its cost is below every
-    cost seen at a strictly shorter time (ties in both count as on the front together).
+    Quadratic in the group's size, which is small (the instances of one comparison, the results
+    of one round and benchmark), so the plain form is kept for clarity.
     """
     known = time.is_not_null() & cost.is_not_null()
-    # For each row, the lowest cost among rows that are strictly faster, or equally fast and cheaper.
-    return pl.when(known).then(_not_dominated(time, cost)).otherwise(None)
-
-
-def _not_dominated(time: pl.Expr, cost: pl.Expr) -> pl.Expr:
-    # Dominated if some other row has time <= t and cost <= c with one strict. n is tiny
-    # (instances in one comparison), so the quadratic form is clear and fast enough.
+    # unknown rows can neither dominate nor be on the front: infinity, then null below
     t = time.fill_null(float("inf"))
     c = cost.fill_null(float("inf"))
-    return pl.struct(t.alias("t"), c.alias("c")).map_batches(
+    mask = pl.struct(t.alias("t"), c.alias("c")).map_batches(
         lambda s: _front_mask(s.struct.field("t").to_list(), s.struct.field("c").to_list()),
         return_dtype=pl.Boolean,
     )
+    return pl.when(known).then(mask).otherwise(None)
 
 
 def _front_mask(times: list[float], costs: list[float]) -> pl.Series:
