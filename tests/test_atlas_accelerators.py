@@ -80,7 +80,7 @@ def test_every_cloud_model_has_an_instance_and_every_instance_a_price(catalog):
     clouds = {row.cloud_model for row in catalog if row.cloud_model}
     assert clouds == set(instances["accelerator_model"])
     assert set(instances["instance_type"]) == set(prices["instance_type"])
-    # the reference figures are exact; everything else is marked approximate
+    # reference-table and price-file figures are exact; a figure not checked against a price file says so
     exact = prices.filter(pl.col("certainty") == "exact")
     assert exact.filter(pl.col("instance_type") == "p5.48xlarge")["usd_per_hour"].to_list() == [98.32, 55.04]
     assert prices.filter(pl.col("certainty") == "approximate")["source"].str.contains("not checked").all()
