@@ -18,6 +18,7 @@ from pipelines.publish import charts, labels, numbers as fmt
 MAX_BARS = 25  # bars per chart
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
 MAX_SERIES = 10  # lines in the price history
+MAX_OTHER_CHANGES = 5  # price changes of instances outside the comparisons named in the text
 
 
 @dataclass
@@ -117,6 +118,17 @@ def _since(rows: list[dict], changes: list[dict], previous_date, labels_by_key: 
     if change and change["previous_cost_usd"] is None:
         return "no price on the previous snapshot"
     return "unchanged"
+
+
+def _changed(price_changes: pl.DataFrame) -> pl.DataFrame:
+    """Instances priced on both snapshots whose price differs, biggest cut first."""
+    return (price_changes.filter(pl.col("previous_as_of").is_not_null() & (pl.col("change_pct").abs() > 1e-9))
+            .sort("change_pct", "provider", "region", "instance_type"))
+
+
+def _new(price_changes: pl.DataFrame, price_date) -> pl.DataFrame:
+    """Instances first priced on the report's price date."""
+    return price_changes.filter(pl.col("previous_as_of").is_null() & (pl.col("current_as_of") == price_date))
 
 
 def _front_sentence(front: list[str], known: int) -> str:
@@ -334,7 +346,14 @@ def build_context(
         for s in sections for b in s["benchmarks"]
     ]
 
-    changed = price_changes.filter(pl.col("previous_as_of").is_not_null() & (pl.col("change_pct").abs() > 1e-9))
+    # The report lists the price changes of the instances it compares; those of other priced
+    # instances are counted (and named when few): a big price list must not turn the summary
+    # and this section into pages of instances nobody compared. data/price_changes.csv has all.
+    compared = cost.select("provider", "region", "instance_type").unique()
+    in_report = price_changes.join(compared, on=["provider", "region", "instance_type"], how="semi")
+    elsewhere = price_changes.join(compared, on=["provider", "region", "instance_type"], how="anti")
+    changed = _changed(in_report)
+    other_changed = _changed(elsewhere)
     changes = {
         "previous_date": previous_date,
         "prices": [
@@ -342,10 +361,16 @@ def build_context(
              "previous": fmt.usd_hour(r["previous_usd_per_hour"]), "previous_as_of": fmt.day(r["previous_as_of"]),
              "current": fmt.usd_hour(r["current_usd_per_hour"]), "current_as_of": fmt.day(r["current_as_of"]),
              "change": fmt.pct(r["change_pct"])}
-            for r in changed.sort("change_pct", "provider", "region", "instance_type").iter_rows(named=True)
+            for r in changed.iter_rows(named=True)
         ],
-        "new": [instance_label(r) for r in price_changes.filter(pl.col("previous_as_of").is_null() & (pl.col("current_as_of") == dates["price_date"])).iter_rows(named=True)]
+        "new": [instance_label(r) for r in _new(in_report, dates["price_date"]).iter_rows(named=True)]
         if previous_date else [],
+        "others": {
+            "changed": other_changed.height,
+            "new": _new(elsewhere, dates["price_date"]).height if previous_date else 0,
+            "named": [f"{instance_label(r)} {fmt.pct(r['change_pct'])}" for r in other_changed.iter_rows(named=True)]
+            if other_changed.height <= MAX_OTHER_CHANGES else [],
+        },
         "costs": [
             {"comparison": r["comparison"], "benchmark": labels.short_benchmark(r["benchmark"]), "instance": instance_label(r),
              "previous": fmt.usd(r["previous_cost_usd"]), "current": fmt.usd(r["current_cost_usd"]),

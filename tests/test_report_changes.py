@@ -1,0 +1,58 @@
+"""The report's "What changed" section and summary list the price changes of compared instances;
+other priced instances are named when few, counted when many (hand values from
+reference/prices.csv: p4d.24xlarge 32.7726 -> 21.957642 = -33.0 %, p5.48xlarge 98.32 -> 55.04 =
+-44.0 %; p5 is priced but in no bundled comparison)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import polars as pl
+
+from pipelines.defs.report import MARTS, report_context
+from pipelines.publish.render import render_html
+from pipelines.warehouse import connect, read_table
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _section(html: str) -> str:
+    return html[html.index('<section id="changes"'):html.index("</section>", html.index('<section id="changes"'))]
+
+
+def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_run):
+    html = (bundled_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
+    section = _section(html)
+    rows = [_text(r) for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", section, re.S)]
+    table = [r for r in rows if "$32.7726" in r]
+    assert len(table) == 1 and "AWS p4d.24xlarge" in table[0] and "$21.9576" in table[0] and "-33.0%" in table[0]
+    assert not any("p5.48xlarge" in r for r in rows)  # not compared: not in the table
+    assert "Outside these comparisons, prices also changed for AWS p5.48xlarge -44.0%." in _text(section)
+    callout = _text(html[html.index('class="callout"'):html.index("</p>", html.index('class="callout"'))])
+    assert "p4d.24xlarge -33.0%" in callout and "p5.48xlarge" not in callout
+
+
+def test_many_other_changes_are_counted_not_listed(bundled_run):
+    with connect(bundled_run.warehouse, read_only=True) as conn:
+        tables = {name: read_table(conn, name) for name in MARTS}
+    changes = tables["price_changes"]
+    price_date = tables["report_dates"]["price_date"][0]
+    extra = pl.DataFrame({
+        "provider": ["aws"] * 9, "region": ["eu-west-1"] * 9,
+        "instance_type": [f"zz{i}.metal" for i in range(9)],
+        "previous_as_of": [date(2022, 2, 8)] * 7 + [None, None],
+        "previous_usd_per_hour": [10.0] * 7 + [None, None],
+        "current_as_of": [price_date] * 9,
+        "current_usd_per_hour": [9.0] * 9,
+        "change_pct": [-10.0] * 7 + [None, None],
+    }, schema=changes.schema)
+    tables["price_changes"] = pl.concat([changes, extra])
+    html = render_html(report_context(tables))
+    text = _text(_section(html))
+    # 7 made-up changes + p5.48xlarge; 2 made-up instances priced for the first time
+    assert ("Outside these comparisons, the prices of 8 other instances changed, and 2 other instances were "
+            "priced for the first time.") in text
+    assert "zz" not in html  # none of them is named anywhere in the report
