@@ -7,6 +7,7 @@ footnotes are numbered here, in reading order, so the HTML and the PDF agree.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -19,6 +20,7 @@ MAX_BARS = 25  # bars per chart
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
 MAX_SERIES = 10  # lines in the price history
 MAX_OTHER_CHANGES = 5  # price changes of instances outside the comparisons named in the text
+MAX_FILES_PER_KIND = 20  # input files of one kind listed one by one in the appendix; more: one row
 
 
 @dataclass
@@ -129,6 +131,36 @@ def _changed(price_changes: pl.DataFrame) -> pl.DataFrame:
 def _new(price_changes: pl.DataFrame, price_date) -> pl.DataFrame:
     """Instances first priced on the report's price date."""
     return price_changes.filter(pl.col("previous_as_of").is_null() & (pl.col("current_as_of") == price_date))
+
+
+def files_digest(files: list[dict]) -> str:
+    """SHA-256 over "<file>\\0<file's SHA-256>\\n" for each file, sorted by name: one hash that
+    stands for a whole group of input files (the appendix's formula, checkable by hand from
+    data/input_files.csv)."""
+    digest = hashlib.sha256()
+    for f in sorted(files, key=lambda f: f["file"]):
+        digest.update(f["file"].encode() + b"\0" + f["sha256"].encode() + b"\n")
+    return digest.hexdigest()
+
+
+def input_rows(input_files: pl.DataFrame) -> list[dict]:
+    """The appendix's rows: every input file, except that a kind with more than
+    MAX_FILES_PER_KIND files is one row (count, rows, combined hash) - 800 systems JSON would
+    otherwise fill 30 pages; data/input_files.csv keeps each file with its SHA-256."""
+    rows = [{"kind": r["kind"], "file": r["file"], "rows": r["rows"], "sha256": r["sha256"], "bytes": r["bytes"],
+             "group": False} for r in input_files.iter_rows(named=True)]
+    by_kind: dict[str, list[dict]] = {}
+    for r in rows:
+        by_kind.setdefault(r["kind"], []).append(r)
+    out = []
+    for kind, files in by_kind.items():  # kinds in the order of their first file
+        if len(files) <= MAX_FILES_PER_KIND:
+            out += files
+        else:
+            out.append({"kind": kind, "file": f"{len(files):,} {kind} files (each with its SHA-256 in data/input_files.csv)",
+                        "rows": sum(f["rows"] or 0 for f in files), "sha256": files_digest(files),
+                        "bytes": sum(f["bytes"] or 0 for f in files), "group": True})
+    return out
 
 
 def _front_sentence(front: list[str], known: int) -> str:
@@ -405,10 +437,7 @@ def build_context(
         "changes": changes,
         "changes_section": len(sections) + 2,
         "methodology_section": len(sections) + 3,
-        "inputs": [
-            {"kind": r["kind"], "file": r["file"], "rows": r["rows"], "sha256": r["sha256"], "bytes": r["bytes"]}
-            for r in input_files.iter_rows(named=True)
-        ],
+        "inputs": input_rows(input_files),
         "appendix_table": appendix_table,
         "counts": {"figures": numbering.figures, "tables": numbering.tables, "footnotes": numbering.footnotes},
     }

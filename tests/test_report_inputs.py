@@ -1,0 +1,49 @@
+"""Appendix A: every input file with its SHA-256; a kind with many files is one row whose hash is
+checked here against the formula computed by hand with hashlib."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import polars as pl
+
+from pipelines.publish.context import MAX_FILES_PER_KIND, files_digest, input_rows
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _frame(kinds: dict[str, int]) -> pl.DataFrame:
+    rows = [{"kind": kind, "file": f"{kind}/f{i:03d}.json", "rows": 2, "sha256": _sha(f"{kind}{i}"), "bytes": 10}
+            for kind, n in kinds.items() for i in range(n)]
+    return pl.DataFrame(rows)
+
+
+def test_group_digest_by_hand_and_independent_of_order():
+    a, b = {"file": "systems/a.json", "sha256": _sha("a")}, {"file": "systems/b.json", "sha256": _sha("b")}
+    by_hand = hashlib.sha256(b"systems/a.json\x00" + _sha("a").encode() + b"\n"
+                             + b"systems/b.json\x00" + _sha("b").encode() + b"\n").hexdigest()
+    assert files_digest([a, b]) == files_digest([b, a]) == by_hand
+
+
+def test_many_files_of_a_kind_become_one_row_few_stay_listed():
+    rows = input_rows(_frame({"prices": 3, "systems": MAX_FILES_PER_KIND + 5, "results": MAX_FILES_PER_KIND}))
+    assert [r["kind"] for r in rows] == ["prices"] * 3 + ["systems"] + ["results"] * MAX_FILES_PER_KIND
+    group = rows[3]
+    assert group["group"] and group["file"].startswith(f"{MAX_FILES_PER_KIND + 5} systems files")
+    assert group["rows"] == 2 * (MAX_FILES_PER_KIND + 5) and group["bytes"] == 10 * (MAX_FILES_PER_KIND + 5)
+    members = [{"file": f"systems/f{i:03d}.json", "sha256": _sha(f"systems{i}")} for i in range(MAX_FILES_PER_KIND + 5)]
+    assert group["sha256"] == files_digest(members)
+    assert not any(r["group"] for r in rows if r["kind"] != "systems")
+
+
+def test_bundled_appendix_lists_every_input_file(bundled_run):
+    dated = bundled_run.reports / "2025-06-01"
+    listed = pl.read_csv(dated / "data" / "input_files.csv")
+    html = (dated / "report.html").read_text(encoding="utf-8")
+    appendix = html[html.index('<section id="inputs"'):]
+    hashes = re.findall(r'<td class="hash">([0-9a-f]{64})</td>', appendix)
+    assert sorted(hashes) == sorted(listed["sha256"].to_list())  # no kind of the bundled data is grouped
+    assert "a kind with many files is one row" not in appendix
