@@ -110,6 +110,7 @@ def run_selection(which: str) -> None:
     import dagster as dg
 
     from pipelines.definitions import defs
+    from pipelines.defs.jobs import REPORT_GROUPS  # what `make report` builds: never the price fetch
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
     definitions = defs()
@@ -118,7 +119,7 @@ def run_selection(which: str) -> None:
     if which == "prices":
         assets, checks = price_change_selection(graph)
     elif which == "marts":
-        assets = set(dg.AssetSelection.groups(*(g for g in _report_groups() if g != "report")).resolve(graph))
+        assets = set(dg.AssetSelection.groups(*(g for g in REPORT_GROUPS if g != "report")).resolve(graph))
         checks = {c for c in graph.asset_check_keys if c.asset_key in assets}
     else:
         raise ValueError(which)
@@ -131,15 +132,6 @@ def run_selection(which: str) -> None:
         sys.exit(f"run failed: {failure_reason(result)}")
 
 
-def _report_groups() -> tuple[str, ...]:
-    """The groups `make report` builds (report_job in pipelines/defs/jobs.py): never the price fetch."""
-    try:
-        from pipelines.defs.jobs import REPORT_GROUPS
-    except ImportError:
-        return ("staging", "marts", "report")
-    return tuple(REPORT_GROUPS)
-
-
 def multiprocess_job():
     """The implicit asset job with Dagster's default multiprocess executor (reconstructable)."""
     import warnings
@@ -147,9 +139,10 @@ def multiprocess_job():
     import dagster as dg
 
     from pipelines.definitions import defs
+    from pipelines.defs.jobs import REPORT_GROUPS
 
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    job = dg.define_asset_job("bench_multiprocess", selection=dg.AssetSelection.groups(*_report_groups()),
+    job = dg.define_asset_job("bench_multiprocess", selection=dg.AssetSelection.groups(*REPORT_GROUPS),
                               executor_def=dg.multiprocess_executor)
     return dg.Definitions.merge(defs(), dg.Definitions(jobs=[job])).resolve_job_def("bench_multiprocess")
 
