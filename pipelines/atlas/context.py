@@ -167,9 +167,11 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
             best = (group.sort("cost_to_train_usd", "provider", "instance_type")
                     .group_by("folder", "system", "benchmark", maintain_order=True).first()
                     .sort("cost_to_train_usd", "submitter", "system"))
+            records = best.to_dicts()
+            # how many more instances each result was priced on (its best one is the row)
+            pairs = {(k[0], k[1]): n for *k, n in group.group_by("folder", "system").len().iter_rows()}
             rows = []
-            for rank, r in enumerate(best.to_dicts(), start=1):
-                others = group.filter((pl.col("folder") == r["folder"]) & (pl.col("system") == r["system"])).height - 1
+            for rank, r in enumerate(records, start=1):
                 rows.append({
                     "rank": rank, "submitter": r["submitter"], "system": r["system"],
                     "accelerators": f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}",
@@ -182,13 +184,16 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
                     "estimate": r["price_basis"] != "same cloud", "basis": r["price_basis"],
                     "approximate": r["price_certainty"] == "approximate",
                     "cheapest_for": r["accelerator_model"] if r["cheapest_for_accelerator"] else None,
-                    "fastest": bool(r["fastest"]), "front": bool(r["on_pareto_front"]), "others": others, "record": r,
+                    "fastest": bool(r["fastest"]), "front": bool(r["on_pareto_front"]),
+                    "others": pairs[(r["folder"], r["system"])] - 1,
                 })
-            shown = [row for row in rows if row["rank"] <= TOP_ROWS or row["front"] or row["fastest"] or row["cheapest_for"]]
-            for row in shown:  # footnotes only for the rows the table shows, numbered in reading order
-                r = row.pop("record")
-                row["system_note"] = notes.note(f"sys:{r['folder']}:{r['system']}", system_note(r))
-                row["price_note"] = notes.note(f"price:{r['provider']}:{r['instance_type']}", price_note(r))
+            shown = []
+            for row, r in zip(rows, records):
+                if row["rank"] <= TOP_ROWS or row["front"] or row["fastest"] or row["cheapest_for"]:
+                    # footnotes only for the rows the table shows, numbered in reading order
+                    row["system_note"] = notes.note(f"sys:{r['folder']}:{r['system']}", system_note(r))
+                    row["price_note"] = notes.note(f"price:{r['provider']}:{r['instance_type']}", price_note(r))
+                    shown.append(row)
             front = [row for row in rows if row["front"]]
             fastest = next((row for row in rows if row["fastest"]), None)
             cheapest_per = [row for row in rows if row["cheapest_for"]]
@@ -197,7 +202,7 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
             if len(rows) >= 2:
                 fig = next_no("figure")
                 points = [(f"{r['system']}", r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"]))
-                          for r in best.to_dicts()]
+                          for r in records]
                 svg = charts.scatter_chart(points, f"fig-{fig}-chart",
                                            f"{model_name(model)}, MLPerf {round_}: time against cost to train of every priced result")
             benchmarks = sorted(set(group["benchmark"].to_list()))
