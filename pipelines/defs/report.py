@@ -11,7 +11,7 @@ from pipelines.defs.metadata import REGENERATE
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.publish.exports import write_table
-from pipelines.publish.store import build_dir, publish, write_atomic
+from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
 from pipelines.warehouse import read_table
 
 # matplotlib (charts) and WeasyPrint (render, index_page) are imported inside the assets that use
@@ -61,7 +61,7 @@ def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     html = render_html(report_context(tables))
     path = build_dir(settings.reports, context.run.run_id) / "report.html"
     write_atomic(path, html.encode("utf-8"))
-    published = settings.reports / tables["report_dates"]["price_date"][0].isoformat() / "report.html"
+    published = dated_dir(settings.reports, tables["report_dates"]["price_date"][0]) / "report.html"
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode()),
                                           "published_as": dg.MetadataValue.path(str(published))})
 
@@ -80,7 +80,7 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
 
     pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=price_date)
     write_atomic(folder / "report.pdf", pdf)
-    published = settings.reports / price_date.isoformat() / "report.pdf"
+    published = dated_dir(settings.reports, price_date) / "report.pdf"
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf),
                                           "published_as": dg.MetadataValue.path(str(published))})
 
@@ -111,7 +111,7 @@ def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -
         if first:
             frame = frame.select(first + ([] if exact else [c for c in frame.columns if c not in first]))
         written += write_table(folder, name, frame)
-    published = settings.reports / tables["report_dates"]["price_date"][0].isoformat() / "data"
+    published = dated_dir(settings.reports, tables["report_dates"]["price_date"][0]) / "data"
     return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written)),
                                           "path": dg.MetadataValue.path(str(folder)),
                                           "published_as": dg.MetadataValue.path(str(published))})

@@ -54,6 +54,11 @@ def build_dir(reports: Path, run_id: str) -> Path:
     return path
 
 
+def dated_dir(reports: Path, price_date: date) -> Path:
+    """Where the report for a price date is published: REPORTS_DIR/<price date>/ (a link)."""
+    return reports / price_date.isoformat()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside the target, flush it to disk, then rename over the target."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,12 +140,12 @@ def _publish(reports: Path, built: Path, price_date: date, run_id: str) -> Path:
     os.replace(built, store)
     _fsync_dir(store.parent)
     kill_point("publish:stored")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
-    _point(reports / price_date.isoformat(), store)
+    _point(dated_dir(reports, price_date), store)
     kill_point("publish:dated")
     newest = max(published_dates(reports))
     _point(reports / "latest", (reports / newest).resolve())
     _collect_garbage(reports)
-    return reports / price_date.isoformat()
+    return dated_dir(reports, price_date)
 
 
 def _collect_garbage(reports: Path, now: float | None = None) -> None:
