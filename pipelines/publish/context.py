@@ -13,6 +13,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.metrics.price_changes import KEY as PRICE_KEY
 from pipelines.publish import charts, labels, numbers as fmt
 
 
@@ -381,9 +382,9 @@ def build_context(
     # The report lists the price changes of the instances it compares; those of other priced
     # instances are counted (and named when few): a big price list must not turn the summary
     # and this section into pages of instances nobody compared. data/price_changes.csv has all.
-    compared = cost.select("provider", "region", "instance_type").unique()
-    in_report = price_changes.join(compared, on=["provider", "region", "instance_type"], how="semi")
-    elsewhere = price_changes.join(compared, on=["provider", "region", "instance_type"], how="anti")
+    compared = cost.select(PRICE_KEY).unique()
+    in_report = price_changes.join(compared, on=PRICE_KEY, how="semi")
+    elsewhere = price_changes.join(compared, on=PRICE_KEY, how="anti")
     changed = _changed(in_report)
     other_changed = _changed(elsewhere)
     changes = {
