@@ -2,6 +2,7 @@
 create or replace table stg_results as
 select
     round::varchar                   as round,
+    round_order::integer             as round_order,
     submitter::varchar               as submitter,
     system::varchar                  as system,
     benchmark::varchar               as benchmark,

@@ -12,16 +12,11 @@ import polars as pl
 
 from pipelines.atlas import charts
 from pipelines.ingest.mlperf_quirks import MODEL_NAMES
-from pipelines.ingest.mlperf_rules import RULES
+from pipelines.ingest.mlperf_rules import RULES, round_key
 from pipelines.publish import labels, numbers as fmt
 
 MAX_UNPRICED_LISTED = 80
 TOP_ROWS = 10  # a table lists the 10 cheapest results and every tagged one; data/atlas.csv has all
-
-
-def round_key(round_: str) -> tuple[int, int]:
-    major, minor = round_.lstrip("v").split(".")
-    return int(major), int(minor)
 
 
 def model_name(key: str) -> str:

@@ -10,6 +10,7 @@ from pipelines.defs.metadata import POOL, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.fingerprint import input_files
+from pipelines.ingest.mlperf_rules import round_order
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import read_results_summary
@@ -104,6 +105,7 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
         ).pl()
     keys = ["round", "system", "benchmark"]
     frame = pl.concat([from_trees.cast(RESULT_COLUMNS), from_csv.join(from_trees.select(keys), on=keys, how="anti")])
+    frame = frame.with_columns(round_order(pl.col("round")).alias("round_order"))
     return _load(context, settings, "stg_results", results_in=frame)
 
 

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from pipelines.ingest.mlperf_logs import TOKEN
-from pipelines.ingest.mlperf_rules import BENCHMARK_ALIASES, RULES
+from pipelines.ingest.mlperf_rules import BENCHMARK_ALIASES, RULES, round_key
 
 _RESULT_FILE = re.compile(r"^result_.*\.txt$")
 
@@ -144,11 +144,7 @@ def benchmark_model(round_: str, benchmark: str) -> str:
     """The model behind a benchmark name in a round: only equal keys are comparable."""
     key = benchmark.replace("_", "-")
     for since, model in _MODEL_BY_ROUND.get(benchmark, []):
-        if _round_number(round_) >= _round_number(since):
+        if round_key(round_) >= round_key(since):
             key = model
     return key
 
-
-def _round_number(round_: str) -> tuple[int, int]:
-    major, minor = round_.lstrip("v").split(".")
-    return int(major), int(minor)

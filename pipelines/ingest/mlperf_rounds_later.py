@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 from pipelines.ingest.mlperf_logs import TOKEN, RunResult, parse_result_file
-from pipelines.ingest.mlperf_rules import BenchmarkRule
+from pipelines.ingest.mlperf_rules import BenchmarkRule, round_key
 
 FID_MAX = 90.0
 CLIP_MIN, CLIP_MAX = 0.15, 1.0
@@ -28,8 +28,7 @@ CLIP_MIN, CLIP_MAX = 0.15, 1.0
 
 def evaluation_key(round_: str) -> str:
     """The metadata field that groups one evaluation's FID and CLIP lines."""
-    major, minor = (int(x) for x in round_.lstrip("v").split("."))
-    return "step_num" if (major, minor) < (4, 0) else "samples_count"
+    return "step_num" if round_key(round_) < (4, 0) else "samples_count"
 
 
 def _number(value: object) -> float | None:

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import polars as pl
+
 from pipelines.errors import InputError
 
 
@@ -185,6 +187,20 @@ def normalize_round(text: str, path: str | Path | None = None) -> str:
         known = ", ".join(RULES)
         raise InputError(path or text, None, f"unknown MLPerf Training round {text!r} (known: {known})")
     return round_
+
+
+def round_key(round_: str) -> tuple[int, int]:
+    """'v4.1' -> (4, 1): the one sort key of MLPerf rounds (v0.7 < v1.0 < ... < v5.1, v10.0 after v9.0)."""
+    match = _ROUND_RE.match(str(round_).strip())
+    if match is None:
+        raise ValueError(f"not an MLPerf round: {round_!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def round_order(round_: pl.Expr) -> pl.Expr:
+    """round_key as a polars expression: an integer that sorts rounds in order (major x 1000 + minor)."""
+    parts = round_.str.extract_groups(r"^(?:training_results_)?v?(\d+)\.(\d+)")
+    return parts.struct.field("1").cast(pl.Int64) * 1000 + parts.struct.field("2").cast(pl.Int64)
 
 
 def official_ruleset(round_: str) -> str:

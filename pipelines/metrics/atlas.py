@@ -26,6 +26,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.ingest.mlperf_rules import round_order
 from pipelines.metrics.cost import pareto_front
 
 GROUP = ["round", "benchmark_model"]
@@ -152,7 +153,7 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
             pl.col("accelerator_model").first(), pl.col("time_to_train_minutes").first(),
             pl.struct("submitter", "system").n_unique().alias("results_priced"),
         )
-        .with_columns(_round_order(pl.col("round")).alias("_order"))
+        .with_columns(round_order(pl.col("round")).alias("_order"))
         .sort("benchmark_model", "_order")
     )
     return best.with_columns(
@@ -160,7 +161,3 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
         .alias("change_pct")
     ).drop("_order")
 
-
-def _round_order(round_: pl.Expr) -> pl.Expr:
-    parts = round_.str.strip_chars_start("v").str.split(".")
-    return parts.list.get(0).cast(pl.Int64) * 1000 + parts.list.get(1).cast(pl.Int64)
