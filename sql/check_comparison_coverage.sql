@@ -23,12 +23,12 @@ no_mapping as (
 no_price as (
     select c.config_path,
            c.provider || '/' || c.instance_type || ' has no price in ' || c.region || ' on or before '
-           || strftime((select d from price_date), '%Y-%m-%d') || ' in prices/'
+           || strftime((select d from price_date), '%Y-%m-%d') || ' in prices/ (on demand)'
     from (select distinct provider, region, instance_type, config_path from compared) c
     where not exists (
         select 1 from stg_prices p
         where p.provider = c.provider and p.region = c.region and p.instance_type = c.instance_type
-          and p.as_of <= (select d from price_date)
+          and p.pricing_model = 'on_demand' and p.as_of <= (select d from price_date)
     )
 ),
 no_results as (

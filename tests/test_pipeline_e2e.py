@@ -36,7 +36,11 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     assert csv.columns[: len(EXPORT_COLUMNS)] == EXPORT_COLUMNS
     assert pl.read_parquet(dated / "data" / "cost_to_train.parquet").columns == csv.columns
     history = pl.read_csv(dated / "data" / "price_history.csv")
-    assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source"]
+    # the six columns it always had, then the pricing option (issue 15's contract)
+    assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
+                               "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
+                               "recurring_usd_per_hour", "certainty"]
+    assert set(history["pricing_model"]) == {"on_demand"}
     assert history.height == 12  # every row of the three bundled snapshots
 
 

@@ -45,6 +45,8 @@ def test_bom_crlf_extra_columns_and_blank_lines_are_read(tmp_path):
     assert frame.row(0, named=True) | {} == {
         "provider": "aws", "region": "us-east-1", "instance_type": "p4d.24xlarge",
         "usd_per_hour": 32.7726, "as_of": date(2022, 2, 8), "source": "AWS list price",
+        "pricing_model": "on_demand", "term_years": None, "payment_option": None, "offering_class": None,
+        "upfront_usd": 0.0, "recurring_usd_per_hour": 32.7726, "certainty": "exact",
         "file": "p.csv", "line": "3",
     }
 
@@ -101,7 +103,7 @@ def test_conflict_lists_every_row_with_file_line_and_price(tmp_path):
         read_price_folder(tmp_path, instances())
     exc = info.value
     assert exc.path == str(tmp_path / "sub" / "b.csv") and exc.where == "3"
-    assert "aws us-east-1 p4d.24xlarge on 2022-02-08" in exc.problem
+    assert "aws us-east-1 p4d.24xlarge on_demand on 2022-02-08" in exc.problem
     assert "a.csv:2 32.7726" in exc.problem and "sub/b.csv:3 33.5" in exc.problem
 
 
@@ -131,3 +133,61 @@ def test_unrecognized_json_is_an_input_error(tmp_path):
     assert "not a known price format" in exc.problem
     exc = error(tmp_path, '{"skus": [', "y.json")
     assert "not valid JSON" in exc.problem
+
+
+OPTION_HEADER = ("provider,region,instance_type,usd_per_hour,as_of,source,pricing_model,term_years,payment_option,"
+                 "offering_class,upfront_usd,recurring_usd_per_hour,certainty\n")
+
+
+def test_pricing_options_are_read_with_effective_rates(tmp_path):
+    # Hand-computed: 1-year partial upfront, 57,000 USD upfront + 6.5 USD/h: 6.5 + 57000 / 8760 = 13.006849...
+    effective = 6.5 + 57000 / 8760
+    text = OPTION_HEADER + (
+        "aws,us-east-1,p4d.24xlarge,21.957642,2025-06-01,list,,,,,,,\n"
+        f"aws,us-east-1,p4d.24xlarge,{effective:.6f},2025-06-01,AWS RI,reserved,1,partial_upfront,standard,57000,6.5,\n"
+        "aws,us-east-1,p4d.24xlarge,9.12,2025-06-01,AWS spot,spot,,,,,,approximate\n"
+        "gcp,us-central1,a2-highgpu-8g,18.5,2025-06-01,GCP CUD,committed_use,3,,,,,\n"
+    )
+    frame = read(tmp_path, text).sort("pricing_model")
+    rows = {r["pricing_model"]: r for r in frame.iter_rows(named=True)}
+    assert {k: rows["on_demand"][k] for k in ("term_years", "upfront_usd", "recurring_usd_per_hour", "certainty")} == {
+        "term_years": None, "upfront_usd": 0.0, "recurring_usd_per_hour": 21.957642, "certainty": "exact"}
+    assert rows["reserved"]["term_years"] == 1 and rows["reserved"]["payment_option"] == "partial_upfront"
+    assert rows["reserved"]["offering_class"] == "standard"
+    assert rows["reserved"]["usd_per_hour"] == pytest.approx(13.006849, abs=1e-6)
+    assert (rows["reserved"]["upfront_usd"], rows["reserved"]["recurring_usd_per_hour"]) == (57000.0, 6.5)
+    assert (rows["spot"]["upfront_usd"], rows["spot"]["recurring_usd_per_hour"], rows["spot"]["certainty"]) == (
+        0.0, 9.12, "approximate")
+    # a commitment given by its effective rate alone keeps unknown parts unknown
+    assert (rows["committed_use"]["upfront_usd"], rows["committed_use"]["recurring_usd_per_hour"]) == (None, None)
+
+
+def test_one_price_per_option_and_date(tmp_path):
+    text = OPTION_HEADER + (
+        "aws,us-east-1,p4d.24xlarge,21.957642,2025-06-01,list,on_demand,,,,,,\n"
+        "aws,us-east-1,p4d.24xlarge,13.5,2025-06-01,RI,reserved,1,no_upfront,standard,,,\n"
+        "aws,us-east-1,p4d.24xlarge,12.9,2025-06-01,RI,reserved,1,no_upfront,convertible,,,\n"
+    )
+    assert read(tmp_path, text).height == 3
+    exc = error(tmp_path, text + "aws,us-east-1,p4d.24xlarge,13.7,2025-06-01,RI,reserved,1,no_upfront,standard,,,\n")
+    assert (exc.where, "conflicting" in exc.problem, "reserved 1 no_upfront standard" in exc.problem) == ("5", True, True)
+
+
+@pytest.mark.parametrize(
+    ("row", "where", "words"),
+    [
+        ("13.6,2025-06-01,s,reservd,1,,,,,", "2 column pricing_model", "is not one of"),
+        ("13.6,2025-06-01,s,reserved,2,,,,,", "2 column term_years", "is not 1 or 3"),
+        ("13.6,2025-06-01,s,reserved,,,,,,", "2 column term_years", "needs a term"),
+        ("13.6,2025-06-01,s,on_demand,1,,,,,", "2 column term_years", "needs a commitment model"),
+        ("13.6,2025-06-01,s,spot,,all_upfront,,,,", "2 column payment_option", "commitments only"),
+        ("13.6,2025-06-01,s,committed_use,1,,standard,,,", "2 column offering_class", "reserved instances only"),
+        ("13.6,2025-06-01,s,spot,,,,100,,", "2 column upfront_usd", "needs a commitment term"),
+        ("13.6,2025-06-01,s,reserved,1,partial_upfront,standard,-1,13,", "2 column upfront_usd", "at least 0"),
+        ("13.6,2025-06-01,s,reserved,1,partial_upfront,standard,8760,13,", "2 column usd_per_hour", "effective rate"),
+        ("13.6,2025-06-01,s,spot,,,,,,sure", "2 column certainty", "is not one of"),
+    ],
+)
+def test_bad_pricing_options(tmp_path, row, where, words):
+    exc = error(tmp_path, OPTION_HEADER + "aws,us-east-1,p4d.24xlarge," + row + "\n")
+    assert exc.where == where and words in exc.problem

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pipelines.errors import InputError
 from pipelines.ingest.prices import MAX_USD_PER_HOUR, PRICE_SCHEMA, read_price_file, read_price_folder
+from pipelines.ingest.prices.normalized import PRICE_OPTION
 from tests.price_fixtures import (
     AWS_2022, REFERENCE_PRICES_CSV, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances,
 )
@@ -41,8 +42,11 @@ def read_or_input_error(name: str, content: bytes) -> None:
     assert dict(frame.schema) == PRICE_SCHEMA
     if frame.height:
         assert frame["usd_per_hour"].min() > 0 and frame["usd_per_hour"].max() <= MAX_USD_PER_HOUR
-        assert frame.select(["provider", "region", "instance_type", "as_of"]).is_duplicated().sum() == 0
-        assert frame.null_count().row(0) == (0,) * len(PRICE_SCHEMA)
+        key = ["provider", "region", "instance_type", *PRICE_OPTION, "as_of"]
+        assert frame.select(key).is_duplicated().sum() == 0
+        required = [c for c in PRICE_SCHEMA if c not in ("term_years", "payment_option", "offering_class",
+                                                         "upfront_usd", "recurring_usd_per_hour")]
+        assert frame.select(required).null_count().row(0) == (0,) * len(required)
 
 
 @CHECKS

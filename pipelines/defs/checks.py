@@ -34,15 +34,18 @@ def prices_are_valid_usd(settings: PipelineSettings) -> dg.AssetCheckResult:
 
 
 @dg.asset_check(asset="stg_prices", blocking=True,
-                description="One price per (provider, region, instance_type, as_of).")
+                description="One price per (provider, region, instance_type, pricing option, as_of).")
 def one_price_per_instance_and_date(settings: PipelineSettings) -> dg.AssetCheckResult:
     with settings.connect(read_only=True) as conn:
         rows = conn.sql(
-            "select provider, region, instance_type, as_of, string_agg(file || ':' || line, ', ') "
-            "from stg_prices group by all having count(*) > 1"
+            "select provider, region, instance_type, concat_ws(' ', pricing_model, term_years || 'y', payment_option, "
+            "offering_class), as_of, string_agg(file || ':' || line, ', ') "
+            "from stg_prices group by provider, region, instance_type, pricing_model, term_years, payment_option, "
+            "offering_class, as_of having count(*) > 1"
         ).fetchall()
-    return _result([f"{p}/{r}/{t} on {d} is priced more than once ({where})" for p, r, t, d, where in rows],
-                   "one price per instance and date")
+    return _result([f"{p}/{r}/{t} ({option}) on {d} is priced more than once ({where})"
+                    for p, r, t, option, d, where in rows],
+                   "one price per instance, pricing option and date")
 
 
 @dg.asset_check(asset="stg_comparisons", blocking=True,

@@ -13,7 +13,7 @@ from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
-from pipelines.metrics.price_changes import price_changes as compute_price_changes, prices_in_force
+from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
 from pipelines.warehouse import create_table, read_table, replace_table
 
 
@@ -55,7 +55,7 @@ def _dates(conn: duckdb.DuckDBPyConnection) -> tuple[date, date | None]:
 
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     """Cost to train with the prices in force on a date (an empty frame for no date)."""
-    history = read_table(conn, "stg_prices")
+    history = on_demand(read_table(conn, "stg_prices"))
     prices = prices_in_force(history, on) if on else history.clear()
     inputs = assemble_inputs(
         read_table(conn, "stg_comparisons"), read_table(conn, "stg_instances"), read_table(conn, "stg_mappings"),
@@ -81,7 +81,7 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         price_date, _ = _dates(conn)
-        replace_table(conn, "price_changes", compute_price_changes(read_table(conn, "stg_prices"), price_date))
+        replace_table(conn, "price_changes", compute_price_changes(on_demand(read_table(conn, "stg_prices")), price_date))
         return _done(conn, "price_changes")
 
 

@@ -88,7 +88,9 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
 # file name -> (table, columns): the contract's columns first; `exact` files carry only those.
 EXPORTS = {
     "cost_to_train": ("cost_to_train", EXPORT_COLUMNS, False),
-    "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source"], True),
+    "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
+                                        "pricing_model", "term_years", "payment_option", "offering_class",
+                                        "upfront_usd", "recurring_usd_per_hour", "certainty"], True),
     "price_changes": ("price_changes", None, False),
     "cost_changes": ("cost_changes", None, False),
     "time_to_train": ("time_to_train", None, False),

@@ -1,7 +1,8 @@
 """Prices in force on a date, and what changed since the previous snapshot (pure polars).
 
-An instance's price in force on a date is its newest price dated on or before that date: a
-snapshot may list only the prices that changed, so older snapshots still count.
+An instance's price in force on a date is its newest price dated on or before that date, per
+pricing option (on demand, spot, each commitment term and payment option): a snapshot may list only
+the prices that changed, so older snapshots still count. This is the one place that rule lives.
 """
 
 from __future__ import annotations
@@ -10,18 +11,27 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.ingest.prices.normalized import PRICE_OPTION
+
 KEY = ["provider", "region", "instance_type"]
 
 
 def prices_in_force(history: pl.DataFrame, on: date) -> pl.DataFrame:
-    """One row per (provider, region, instance_type): its newest price dated on or before `on`."""
+    """One row per (provider, region, instance_type, pricing option): its newest price dated on or
+    before `on`."""
+    key = KEY + [c for c in PRICE_OPTION if c in history.columns]
     return (
         history.filter(pl.col("as_of") <= on)
         .sort("as_of")
-        .group_by(KEY, maintain_order=True)
+        .group_by(key, maintain_order=True)
         .last()
-        .sort(KEY)
+        .sort(key, nulls_last=False)
     )
+
+
+def on_demand(history: pl.DataFrame) -> pl.DataFrame:
+    """The on-demand list prices of a price history (the rows every other pricing model is compared with)."""
+    return history.filter(pl.col("pricing_model") == "on_demand") if "pricing_model" in history.columns else history
 
 
 def previous_snapshot(history: pl.DataFrame, current: date) -> date | None:

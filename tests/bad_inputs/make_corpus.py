@@ -75,6 +75,28 @@ case("prices_misspelled_column", "usd_per_hour misspelled as usd_per_hr in the h
      error=PRICES_RE + r".*missing column\(s\) usd_per_hour")
 case("prices_non_numeric", "a price written as text", {PRICES: replace_line(PRICES, 2, P4D.format(price="twenty", date="2025-06-01"))},
      error=PRICES_RE + r":2 column usd_per_hour: price 'twenty' is not a number")
+# pricing options (the optional columns of the normalized CSV)
+OPTIONS = "prices/commitments.csv"
+OPTIONS_RE = r"prices/commitments\.csv"
+OPTIONS_HEAD = ("provider,region,instance_type,usd_per_hour,as_of,source,pricing_model,term_years,payment_option,"
+                "offering_class,upfront_usd,recurring_usd_per_hour\n")
+OPTION = "aws,us-east-1,p4d.24xlarge,{price},2025-06-01,AWS reserved,{model},{term},{payment},{offering},{upfront},{recurring}\n"
+case("prices_unknown_pricing_model", "a pricing model that does not exist (a typo of reserved)",
+     {OPTIONS: OPTIONS_HEAD + OPTION.format(price="13.6", model="reservd", term="1", payment="no_upfront",
+                                            offering="standard", upfront="", recurring="")},
+     error=OPTIONS_RE + r":2 column pricing_model: 'reservd' is not one of on_demand, spot, reserved")
+case("prices_term_without_commitment", "a term on an on-demand price",
+     {OPTIONS: OPTIONS_HEAD + OPTION.format(price="21.96", model="on_demand", term="1", payment="", offering="",
+                                            upfront="", recurring="")},
+     error=OPTIONS_RE + r":2 column term_years: a term of 1 year\(s\) needs a commitment model")
+case("prices_upfront_without_term", "an upfront payment on a spot price (no term to spread it over)",
+     {OPTIONS: OPTIONS_HEAD + OPTION.format(price="9.5", model="spot", term="", payment="", offering="",
+                                            upfront="1000", recurring="")},
+     error=OPTIONS_RE + r":2 column upfront_usd: an upfront payment needs a commitment term")
+case("prices_negative_upfront", "a negative upfront payment",
+     {OPTIONS: OPTIONS_HEAD + OPTION.format(price="13.6", model="reserved", term="1", payment="partial_upfront",
+                                            offering="standard", upfront="-5000", recurring="13")},
+     error=OPTIONS_RE + r":2 column upfront_usd: '-5000' is not a finite amount of at least 0")
 case("prices_negative", "a negative price", {PRICES: replace_line(PRICES, 2, P4D.format(price="-21.96", date="2025-06-01"))},
      error=PRICES_RE + r":2 column usd_per_hour: .*negative")
 case("prices_zero", "a price of zero (someone forgot the price)", {PRICES: replace_line(PRICES, 2, P4D.format(price="0", date="2025-06-01"))},

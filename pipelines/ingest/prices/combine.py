@@ -1,4 +1,5 @@
-"""One price per (provider, region, instance_type, as_of): duplicates collapse, conflicts fail.
+"""One price per (provider, region, instance_type, pricing option, as_of): duplicates collapse,
+conflicts fail.
 
 Provider files repeat rows (Azure lists a size under two meters, a snapshot copied under another
 name is read twice), so identical prices for a key are one price. Two *different* prices for the
@@ -17,7 +18,9 @@ import polars as pl
 
 from pipelines.errors import InputError
 
-KEY = ["provider", "region", "instance_type", "as_of"]
+from pipelines.ingest.prices.normalized import PRICE_OPTION
+
+KEY = ["provider", "region", "instance_type", *PRICE_OPTION, "as_of"]
 PRICE_TOLERANCE = 5e-7
 _SHOWN_CONFLICTS = 5
 
@@ -36,7 +39,7 @@ def collapse_duplicates(
     spread = ordered.group_by(key).agg((pl.col(value).max() - pl.col(value).min()).alias("_spread"))
     bad = spread.filter(pl.col("_spread") > PRICE_TOLERANCE).select(key)
     if bad.height:
-        rows = ordered.join(bad, on=key, how="semi").sort("_order")
+        rows = ordered.join(bad, on=key, how="semi", nulls_equal=True).sort("_order")
         raise _conflict_error(rows, bad.height, root, key, value)
     return (
         ordered.sort("_order")
@@ -49,7 +52,7 @@ def _conflict_error(rows: pl.DataFrame, n_keys: int, root: Path, key: list[str],
     parts = []
     for values, group in rows.group_by(key, maintain_order=True):
         listed = "; ".join(f"{r['file']}:{r['line']} {r[value]!r}" for r in group.iter_rows(named=True))
-        named = " ".join(str(v) for v in values[:-1])
+        named = " ".join(str(v) for v in values[:-1] if v is not None)
         parts.append(f"{named} on {values[-1]}: {listed}")
         if len(parts) == _SHOWN_CONFLICTS:
             break

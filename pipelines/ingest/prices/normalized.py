@@ -5,8 +5,17 @@ the source. The checks live here, once, so a price is held to the same rules whe
 from the project's own CSV or from a provider's export: a number, finite, not negative, not
 absurd (> MAX_USD_PER_HOUR), with a plausible date that is not in the future.
 
+Every row carries its pricing option (PRICE_OPTION): pricing_model (on_demand, spot, reserved,
+savings_plan, committed_use), term_years (1 or 3, commitments only), payment_option (no_upfront,
+partial_upfront, all_upfront) and offering_class (standard, convertible; AWS reserved instances).
+usd_per_hour is always the effective hourly rate, recurring hourly + upfront / (term_years x
+8,760 h); upfront_usd and recurring_usd_per_hour keep its parts where they are known. certainty is
+"exact" for a price read from a price list and "approximate" for one not checked against a file.
+
 The normalized CSV (`provider,region,instance_type,usd_per_hour,as_of,source`, extra columns
-allowed) is the hand-kept form. It is small, so it is read with the csv module, which keeps exact
+allowed; optional pricing_model, term_years, payment_option, offering_class, upfront_usd,
+recurring_usd_per_hour and certainty, a missing or empty pricing_model meaning on_demand) is the
+hand-kept form. It is small, so it is read with the csv module, which keeps exact
 line numbers. Its rows are kept as written (not filtered to instances.csv): a curated file lists
 what the team meant to price, and a typo there should surface downstream, not vanish here.
 Zero is an error in it (someone forgot a price), while provider files simply list zero-price
@@ -28,17 +37,34 @@ from pipelines.ingest.csv_table import read_text
 
 PROVIDERS = ("aws", "gcp", "azure")
 
+PRICING_MODELS = ("on_demand", "spot", "reserved", "savings_plan", "committed_use")
+COMMITMENTS = ("reserved", "savings_plan", "committed_use")  # the models that have a term
+TERMS_YEARS = (1, 3)
+PAYMENT_OPTIONS = ("no_upfront", "partial_upfront", "all_upfront")
+OFFERING_CLASSES = ("standard", "convertible")
+CERTAINTIES = ("exact", "approximate")
+HOURS_PER_YEAR = 8760  # AWS, Azure and GCP all bill a commitment year as 365 x 24 hours
+
 PRICE_SCHEMA: dict[str, pl.DataType] = {
     "provider": pl.Utf8,
     "region": pl.Utf8,
     "instance_type": pl.Utf8,
-    "usd_per_hour": pl.Float64,
+    "usd_per_hour": pl.Float64,  # effective hourly rate
     "as_of": pl.Date,
     "source": pl.Utf8,
+    "pricing_model": pl.Utf8,
+    "term_years": pl.Int64,
+    "payment_option": pl.Utf8,
+    "offering_class": pl.Utf8,
+    "upfront_usd": pl.Float64,
+    "recurring_usd_per_hour": pl.Float64,
+    "certainty": pl.Utf8,
     "file": pl.Utf8,
     "line": pl.Utf8,
 }
 PRICE_COLUMNS = list(PRICE_SCHEMA)
+# What tells two prices of one instance apart besides its date: one price per option and date.
+PRICE_OPTION = ["pricing_model", "term_years", "payment_option", "offering_class"]
 
 # The dearest on-demand instance any provider lists is a few hundred USD/h; anything above this
 # is a unit mix-up (per month, per 1000 hours, another currency) rather than a price.
@@ -48,14 +74,37 @@ EARLIEST_DATE = date(2006, 1, 1)
 
 NORMALIZED_COLUMNS = ("provider", "region", "instance_type", "usd_per_hour", "as_of", "source")
 
+_ON_DEMAND_DEFAULTS = {"pricing_model": "on_demand", "term_years": None, "payment_option": None,
+                       "offering_class": None, "upfront_usd": None, "recurring_usd_per_hour": None,
+                       "certainty": "exact"}
+
 
 def empty_prices() -> pl.DataFrame:
     return pl.DataFrame(schema=PRICE_SCHEMA)
 
 
 def price_frame(rows: list[dict]) -> pl.DataFrame:
-    """Rows (dicts with the PRICE_SCHEMA keys) as a typed frame in the schema's column order."""
-    return pl.DataFrame(rows, schema=PRICE_SCHEMA, orient="row") if rows else empty_prices()
+    """Rows (dicts with the PRICE_SCHEMA keys) as a typed frame in the schema's column order.
+
+    A row without pricing-option keys is an on-demand list price. A price without an upfront
+    part (on demand, spot, or a commitment known to have none) gets upfront 0 and recurring =
+    usd_per_hour; a commitment whose parts are unknown keeps them null.
+    """
+    if not rows:
+        return empty_prices()
+    full = []
+    for row in rows:
+        row = {**_ON_DEMAND_DEFAULTS, **row}
+        if row["upfront_usd"] is None and row["recurring_usd_per_hour"] is None and (
+                row["pricing_model"] in ("on_demand", "spot") or row["payment_option"] == "no_upfront"):
+            row["upfront_usd"], row["recurring_usd_per_hour"] = 0.0, row["usd_per_hour"]
+        full.append(row)
+    return pl.DataFrame(full, schema=PRICE_SCHEMA, orient="row")
+
+
+def effective_hourly(recurring_usd_per_hour: float, upfront_usd: float, term_years: int) -> float:
+    """The effective hourly rate of a commitment: recurring + upfront spread over the term's hours."""
+    return recurring_usd_per_hour + upfront_usd / (term_years * HOURS_PER_YEAR)
 
 
 def parse_price(text: object, path: Path | str, where: str | int) -> float:
@@ -159,6 +208,62 @@ def _normalized_row(path: Path, rel: str, line: int, cell: dict[str, str]) -> di
         "usd_per_hour": price,
         "as_of": parse_day(cell["as_of"], path, f"{line} column as_of"),
         "source": cell["source"],
+        **_pricing_option(path, line, cell, price),
         "file": rel,
         "line": str(line),
     }
+
+
+def _choice(path: Path, line: int, cell: dict[str, str], column: str, allowed: tuple) -> str | None:
+    value = cell.get(column, "").lower()
+    if value and value not in allowed:
+        raise InputError(path, f"{line} column {column}", f"{cell[column]!r} is not one of {', '.join(allowed)}")
+    return value or None
+
+
+def _amount(path: Path, line: int, cell: dict[str, str], column: str) -> float | None:
+    text = cell.get(column, "")
+    if not text:
+        return None
+    where = f"{line} column {column}"
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(path, where, f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise InputError(path, where, f"{text!r} is not a finite amount of at least 0")
+    return value
+
+
+def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -> dict:
+    """The optional pricing-option columns of a normalized row, checked against each other."""
+    model = _choice(path, line, cell, "pricing_model", PRICING_MODELS) or "on_demand"
+    term_text = cell.get("term_years", "")
+    if term_text and term_text not in ("1", "3"):
+        raise InputError(path, f"{line} column term_years", f"{term_text!r} is not 1 or 3")
+    term = int(term_text) if term_text else None
+    payment = _choice(path, line, cell, "payment_option", PAYMENT_OPTIONS)
+    offering = _choice(path, line, cell, "offering_class", OFFERING_CLASSES)
+    upfront = _amount(path, line, cell, "upfront_usd")
+    recurring = _amount(path, line, cell, "recurring_usd_per_hour")
+    certainty = _choice(path, line, cell, "certainty", CERTAINTIES) or "exact"
+    committed = model in COMMITMENTS
+    if term is not None and not committed:
+        raise InputError(path, f"{line} column term_years",
+                         f"a term of {term} year(s) needs a commitment model ({', '.join(COMMITMENTS)}), not {model}")
+    if committed and term is None:
+        raise InputError(path, f"{line} column term_years", f"{model} needs a term of 1 or 3 years")
+    if payment is not None and not committed:
+        raise InputError(path, f"{line} column payment_option", f"{payment} applies to commitments only, not {model}")
+    if offering is not None and model != "reserved":
+        raise InputError(path, f"{line} column offering_class", f"{offering} applies to reserved instances only")
+    if upfront is not None and term is None:
+        raise InputError(path, f"{line} column upfront_usd", "an upfront payment needs a commitment term (term_years)")
+    if upfront is not None and recurring is not None:
+        expected = effective_hourly(recurring, upfront, term)  # type: ignore[arg-type]
+        if abs(expected - price) > max(1e-6, 1e-6 * price):
+            raise InputError(path, f"{line} column usd_per_hour",
+                             f"{price:g} is not the effective rate {recurring:g} + {upfront:g} / ({term} x "
+                             f"{HOURS_PER_YEAR}) = {expected:.6f}")
+    return {"pricing_model": model, "term_years": term, "payment_option": payment, "offering_class": offering,
+            "upfront_usd": upfront, "recurring_usd_per_hour": recurring, "certainty": certainty}
