@@ -1,4 +1,4 @@
-"""Human names for benchmarks and providers."""
+"""Human names for benchmarks, providers and instances."""
 
 BENCHMARKS = {
     "resnet": "ResNet-50 (image classification, ImageNet)",
@@ -30,3 +30,8 @@ def short_benchmark(name: str) -> str:
 
 def provider(name: str) -> str:
     return PROVIDERS.get(name, name)
+
+
+def instance(provider_name: str, instance_type: str) -> str:
+    """"AWS p4d.24xlarge": how both documents name a cloud instance."""
+    return f"{provider(provider_name)} {instance_type}"
