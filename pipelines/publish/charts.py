@@ -178,6 +178,26 @@ def _spans_decades(values: list[float]) -> bool:
     return min(values) > 0 and max(values) > 10 * min(values)
 
 
+def _scale(ax, which: str, values: list[float], log_room: tuple[float, float], linear_room: tuple[float, float],
+           ticks: FuncFormatter | None) -> bool:
+    """Set the scale and limits of axis `which` ("x" or "y") with room around the points (the room
+    on the right is for labels): logarithmic when the values span more than a decade, else linear
+    from near zero. `ticks` formats a log axis's ticks; None means dollars. True when logarithmic."""
+    axis, set_limits = getattr(ax, f"{which}axis"), getattr(ax, f"set_{which}lim")
+    low, high = min(values), max(values)
+    if _spans_decades(values):
+        getattr(ax, f"set_{which}scale")("log")
+        axis.set_major_formatter(ticks or _LOG_USD)
+        axis.set_minor_formatter(NullFormatter())
+        set_limits(low / log_room[0], high * log_room[1])
+        return True
+    span = (high - low) or high or 1.0
+    set_limits(max(0.0, low - span * linear_room[0]), high + span * linear_room[1])
+    if ticks is None:
+        _usd_axis(axis)
+    return False
+
+
 def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     """Time to train against cost to train; the Pareto front joined by a staircase.
 
@@ -199,30 +219,13 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
             xs += [p.minutes, p.minutes]
             ys += [ys[-1], p.usd]
         ax.plot(xs, ys, color=FRONT, linewidth=1, linestyle="--", zorder=2)
-    xs_all = [p.minutes for p in points]
-    ys_all = [p.usd for p in points]
-    x_log, y_log = _spans_decades(xs_all), _spans_decades(ys_all)
-    if x_log:
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlim(min(xs_all) / 1.4, max(xs_all) * 2.6)  # room on the right for the labels
-    else:
-        span = (max(xs_all) - min(xs_all)) or max(xs_all) or 1.0
-        ax.set_xlim(max(0.0, min(xs_all) - span * 0.1), max(xs_all) + span * 0.45)
-    if y_log:
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(_LOG_USD)
-        ax.yaxis.set_minor_formatter(NullFormatter())
-        ax.set_ylim(min(ys_all) / 1.6, max(ys_all) * 1.6)
-    else:
-        span = (max(ys_all) - min(ys_all)) or max(ys_all) or 1.0
-        ax.set_ylim(max(0.0, min(ys_all) - span * 0.25), max(ys_all) + span * 0.15)
-        _usd_axis(ax.yaxis)
+    x_log = _scale(ax, "x", [p.minutes for p in points], log_room=(1.4, 2.6), linear_room=(0.1, 0.45),
+                   ticks=FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
+    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.6), linear_room=(0.25, 0.15), ticks=None)
     ax.set_xlabel("Time to train (minutes" + (", log scale)" if x_log else ")"))
     ax.set_ylabel("Cost to train (USD" + (", log scale)" if y_log else ")"))
     ax.grid(True, which="major", zorder=0)
-    ax.legend(loc="upper right", frameon=False, fontsize=8)
+    ax.legend(loc="best", frameon=False, fontsize=8)
     fig.tight_layout()
     labelled = [(p.label, p.minutes, p.usd) for p in points if p.label]
     _place_labels(ax, fig, labelled, fontsize=8.5 if len(labelled) <= 8 else 7)

@@ -267,38 +267,49 @@ def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering
         shown = [r for r in rows if id(r) in keep or r["is_baseline"]]
         bars_note = (f", the {len(shown) - (1 if baseline else 0)} cheapest of {len(rows)} instances"
                      + (" and the baseline" if baseline else ""))
-    figures = []
-    bars = [charts.Bar(label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r)) for r in shown]
-    number = numbering.figure()
-    alt = (f"Bar chart of the cost to train {short} on each instance: "
-           + _listed([f"{b.label} {b.text if b.value is not None else 'no result'}" for b in bars]) + ".")
-    figures.append(Figure(number, charts.bar_chart(bars, "Cost to train (USD)", chart_id(number), alt), alt,
-                          f"{short}: cost to train per instance{bars_note} (green: cheapest, grey: baseline)."))
+    figures = [cost_figure(numbering.figure(), shown, short, bars_note)]
     if baseline and baseline["cost_to_train_usd"] is not None and known:
-        bars = [charts.Bar(label(r), r["savings_pct"], fmt.savings(r["savings_pct"]), _bar_kind(r))
-                for r in shown if not r["is_baseline"]]
-        number = numbering.figure()
-        alt = (f"Bar chart of the savings against the baseline {label(baseline)}: "
-               + _listed([f"{b.label} {b.text if b.value is not None else 'no result'}" for b in bars]) + ".")
-        figures.append(Figure(
-            number, charts.bar_chart(bars, f"Savings against {label(baseline)} (%)", chart_id(number), alt, signed=True),
-            alt, f"{short}: savings against the baseline {label(baseline)}{bars_note} (green: cheaper, vermilion: "
-                 f"costs more, written as a multiple of the baseline's cost)."))
+        figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note))
     if len(known) >= 2:
-        number = numbering.figure()
-        many = len(known) > MAX_POINT_LABELS
-        points = [charts.Point(label(r) if not many or r["on_pareto_front"] or r["is_baseline"] else "",
-                               r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"]))
-                  for r in sorted(known, key=lambda r: r["position"])]
-        alt = (f"Scatter plot of time to train against cost to train for {short}: "
-               + _listed([f"{label(r)} {fmt.minutes(r['time_to_train_minutes'])}, {fmt.usd(r['cost_to_train_usd'])}"
-                          for r in known]) + ". On the Pareto front: " + ", ".join(front) + ".")
-        figures.append(Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt, (
-            f"{short}: time against cost to train. Diamonds mark the Pareto front ({', '.join(front)})"
-            + (", joined by a dashed staircase" if len(front) > 1 else "")
-            + "; every other point is matched or beaten on both time and cost by a point on the front"
-            + (" (labels on the front and the baseline only)" if many else "") + ".")))
+        figures.append(pareto_figure(numbering.figure(), known, short, front))
     return tuple(figures)
+
+
+def _bars_alt(what: str, bars: list[charts.Bar]) -> str:
+    return f"Bar chart of {what}: " + _listed([f"{b.label} {b.text if b.value is not None else 'no result'}"
+                                               for b in bars]) + "."
+
+
+def cost_figure(number: int, shown: list[dict], short: str, bars_note: str) -> Figure:
+    bars = [charts.Bar(label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r)) for r in shown]
+    alt = _bars_alt(f"the cost to train {short} on each instance", bars)
+    return Figure(number, charts.bar_chart(bars, "Cost to train (USD)", chart_id(number), alt), alt,
+                  f"{short}: cost to train per instance{bars_note} (green: cheapest, grey: baseline).")
+
+
+def savings_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str) -> Figure:
+    bars = [charts.Bar(label(r), r["savings_pct"], fmt.savings(r["savings_pct"]), _bar_kind(r))
+            for r in shown if not r["is_baseline"]]
+    alt = _bars_alt(f"the savings against the baseline {baseline}", bars)
+    return Figure(number, charts.bar_chart(bars, f"Savings against {baseline} (%)", chart_id(number), alt, signed=True),
+                  alt, f"{short}: savings against the baseline {baseline}{bars_note} (green: cheaper, vermilion: "
+                       f"costs more, written as a multiple of the baseline's cost).")
+
+
+def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...]) -> Figure:
+    """Time against cost; past MAX_POINT_LABELS points only the front and the baseline are labelled."""
+    many = len(known) > MAX_POINT_LABELS
+    points = [charts.Point(label(r) if not many or r["on_pareto_front"] or r["is_baseline"] else "",
+                           r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"]))
+              for r in sorted(known, key=lambda r: r["position"])]
+    alt = (f"Scatter plot of time to train against cost to train for {short}: "
+           + _listed([f"{label(r)} {fmt.minutes(r['time_to_train_minutes'])}, {fmt.usd(r['cost_to_train_usd'])}"
+                      for r in known]) + ". On the Pareto front: " + ", ".join(front) + ".")
+    caption = (f"{short}: time against cost to train. Diamonds mark the Pareto front ({', '.join(front)})"
+               + (", joined by a dashed staircase" if len(front) > 1 else "")
+               + "; every other point is matched or beaten on both time and cost by a point on the front"
+               + (" (labels on the front and the baseline only)" if many else "") + ".")
+    return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt, caption)
 
 
 def history_figure(number: int, section: int, comparison: pl.DataFrame, sources: Sources) -> Figure:
