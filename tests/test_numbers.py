@@ -57,7 +57,7 @@ def test_rose_fell(value, text):
     (-123400.0, "1,235× the baseline's cost"), (None, "–"), (math.nan, "–"),
 ])
 def test_savings_below_zero_read_as_a_multiple_of_the_baseline(value, text):
-    assert fmt.savings(value) == text
+    assert fmt.savings(value).replace("\u00a0", " ") == text
 
 
 @pytest.mark.parametrize("ratio, text", [(1.2951, "1.30×"), (9.996, "10.0×"), (12.345, "12.3×"), (99.96, "100×"),

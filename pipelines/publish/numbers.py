@@ -60,7 +60,7 @@ def savings(value: float | None) -> str:
         return "–"
     if value > -0.05:
         return pct(value)
-    return f"{multiple(1.0 - value / 100.0)} the baseline's cost"
+    return f"{multiple(1.0 - value / 100.0)} the baseline's\u00a0cost"  # a narrow cell breaks before "baseline's"
 
 
 def count(value: float | None) -> str:
