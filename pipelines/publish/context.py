@@ -42,9 +42,9 @@ class Report:
     counts: Counts
 
     @property
-    def benchmarks(self) -> list[tuple[Section, BenchmarkSection]]:
-        """Every benchmark section with its comparison, in reading order (the summary's list)."""
-        return [(s, b) for s in self.sections for b in s.benchmarks]
+    def benchmarks(self) -> list[BenchmarkSection]:
+        """Every comparison's benchmark sections, in reading order (the summary's list)."""
+        return [b for s in self.sections for b in s.benchmarks]
 
 
 def build_context(

@@ -40,8 +40,7 @@ def system_note(system: str, info: Mapping | None, round_: str | None) -> str:
 
 def runs_note(runs: int, dropped: int | None) -> str:
     dropped = dropped or 0
-    return (f"runs scored: {runs - dropped} of {runs} ({dropped} dropped); time to train is their olympic mean "
-            f"(the fastest and the slowest runs left out, a dropped run counting as one of the slowest).")
+    return f"runs scored: {runs - dropped} of {runs} ({dropped} dropped); time to train is their olympic mean (Methodology)."
 
 
 def price_note(provider: str, region: str | None, instance_type: str, usd_per_hour: float, as_of: date | str,

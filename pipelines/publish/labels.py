@@ -35,3 +35,8 @@ def provider(name: str) -> str:
 def instance(provider_name: str, instance_type: str) -> str:
     """"AWS p4d.24xlarge": how both documents name a cloud instance."""
     return f"{provider(provider_name)} {instance_type}"
+
+
+def instance_of(row) -> str:
+    """The instance of a row that has provider and instance_type columns."""
+    return instance(row["provider"], row["instance_type"])

@@ -10,6 +10,7 @@ import polars as pl
 
 from pipelines.metrics.price_changes import KEY
 from pipelines.publish import labels, numbers as fmt
+from pipelines.publish.labels import instance_of as _label
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Heading, Row, Table
 
@@ -18,10 +19,6 @@ MAX_OTHER_CHANGES = 5  # price changes of instances outside the comparisons name
 
 def _key(row: dict) -> tuple:
     return tuple(row[k] for k in KEY)
-
-
-def _label(row: dict) -> str:
-    return labels.instance(row["provider"], row["instance_type"])
 
 
 def since(rows: list[dict], changes: list[dict], previous_date: date | None) -> str:

@@ -9,6 +9,7 @@ from datetime import date
 import polars as pl
 
 from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.labels import instance_of as label
 from pipelines.publish.footnotes import price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
@@ -103,10 +104,6 @@ class Section:
     benchmarks: tuple[BenchmarkSection, ...]
     history: Figure
     notes: tuple[Note, ...]  # the footnotes first called in this chapter
-
-
-def label(row: dict) -> str:
-    return labels.instance(row["provider"], row["instance_type"])
 
 
 def ordered(rows: list[dict]) -> list[dict]:
