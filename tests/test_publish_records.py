@@ -70,3 +70,16 @@ def test_section_macro_gives_the_running_header_and_the_self_link():
                      r'\s*<p>body</p>\s*</section>', html)
     appendix = _macro('{% call m.section(h, level=2) %}{% endcall %}', h=Heading("A", "Input files", "inputs", kind="appendix"))
     assert 'data-section="A Input files"' in appendix and 'aria-label="Link to appendix A"' in appendix
+
+
+def test_a_long_software_list_is_cut_after_a_whole_item():
+    from pipelines.publish.footnotes import shortened, system_note
+
+    software = "cuda_version: 11.3.0.016; cuda_driver_version: 465.19.01; nccl_version: 2.9.8"
+    assert shortened(software, 60) == "cuda_version: 11.3.0.016; cuda_driver_version: 465.19.01 …"
+    assert shortened(software, None) == shortened(software, 200) == software
+    info = {"submitter": "NVIDIA", "division": "closed", "status": "onprem", "number_of_nodes": 1,
+            "accelerators_per_node": 8, "accelerator_model_name": "NVIDIA A100", "software": software}
+    assert system_note("dgxa100", info, "v1.0", software_limit=30) == (
+        "dgxa100 (NVIDIA, MLPerf Training v1.0, closed division, onprem): 1 node(s) × 8 NVIDIA A100; "
+        "software: cuda_version: 11.3.0.016 …;")

@@ -16,6 +16,10 @@ from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, 
 
 TOP_ROWS = 10  # a table lists the 10 cheapest results and every tagged one; data/atlas.csv has all
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
+# Footnotes list a system's software up to this many characters (data/atlas_systems.csv has all): a
+# 600-character list of library versions made WeasyPrint 70 push footnotes off their call's page
+# and, on a page laid out twice, lose them (3 of 590 footnotes of the whole corpus).
+SOFTWARE_LIMIT = 120
 
 
 def model_name(key: str) -> str:
@@ -176,7 +180,7 @@ def _billing(r: dict) -> str:
 
 def result_footnote(r: dict) -> str:
     """The system, how its score was computed, and which catalog model it is priced as."""
-    parts = [system_note(r["system"], r, r["round"])]
+    parts = [system_note(r["system"], r, r["round"], software_limit=SOFTWARE_LIMIT)]
     if r.get("runs") is not None:
         parts.append(runs_note(r["runs"], r.get("dropped_runs")))
     if r.get("scaling_factor") not in (None, 1.0):

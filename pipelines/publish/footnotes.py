@@ -9,10 +9,19 @@ from datetime import date
 from pipelines.publish import labels, numbers as fmt
 
 
-def system_note(system: str, info: Mapping | None, round_: str | None) -> str:
+def shortened(items: str, limit: int | None) -> str:
+    """A "; "-separated list cut after the last whole item that fits in `limit` characters, with "…"."""
+    if limit is None or len(items) <= limit:
+        return items
+    cut = items.rfind("; ", 0, limit)
+    return (items[:cut] if cut > 0 else items[:limit]) + " …"
+
+
+def system_note(system: str, info: Mapping | None, round_: str | None, software_limit: int | None = None) -> str:
     """The system as its MLPerf systems JSON describes it: "<system> (<submitter>, MLPerf Training
     <round>, <division> division, <status>): <nodes> node(s) × <k> <accelerator>, <memory> each;
-    host ...; <framework>; software: ...;" (only the parts the JSON gives)."""
+    host ...; <framework>; software: ...;" (only the parts the JSON gives). `software_limit` shortens
+    the software list, which runs to 600 characters of library versions in some systems JSON."""
     in_round = f"MLPerf Training {round_}" if round_ else None
     if not info:
         return f"{system} ({in_round}; no systems JSON given);" if in_round else system
@@ -34,7 +43,7 @@ def system_note(system: str, info: Mapping | None, round_: str | None) -> str:
     if info.get("framework"):
         parts.append(f"{info['framework']};")
     if info.get("software"):
-        parts.append(f"software: {info['software']};")
+        parts.append(f"software: {shortened(info['software'], software_limit)};")
     return " ".join(parts)
 
 
