@@ -100,7 +100,7 @@ def test_small_tree_equals_the_official_summarizer_and_the_hand_computed_energy(
     assert _close(row["energy_joules"], theirs) and _close(row["official_energy_joules"], theirs)
     assert row["energy_joules"] == pytest.approx(by_hand, rel=1e-12)
     assert row["energy_kwh"] == pytest.approx(by_hand / 3.6e6, rel=1e-12)
-    assert row["energy_basis"] == "measured" and row["energy_runs"] == 8
+    assert row["energy_runs"] == 8
     assert row["energy_note"] is None
     assert [r["energy_averaged"] for r in run_rows] == [False] + [True] * 8 + [False]
     assert run_rows[3]["energy_joules"] == pytest.approx(_hand_energy(3, 13.0), rel=1e-12)
@@ -219,7 +219,7 @@ def test_an_unusable_log_leaves_the_entry_without_energy_and_says_why(tmp_path, 
     text, where, problem = UNUSABLE[case]
     bench = _tree_with(tmp_path, text)
     _, row, run_rows = walker_energy(bench, "v5.0")
-    assert row["energy_joules"] is None and row["energy_kwh"] is None and row["energy_basis"] is None
+    assert row["energy_joules"] is None and row["energy_kwh"] is None and row["energy_runs"] is None
     assert row["energy_note"].startswith(f"no energy: result_3: {where}: ") and problem in row["energy_note"]
     assert run_rows[3]["energy_joules"] is None and problem in run_rows[3]["energy_note"]
     assert run_rows[4]["energy_joules"] == pytest.approx(_hand_energy(4, 14.0), rel=1e-12)
@@ -339,7 +339,7 @@ def test_published_v40_smc_logs_stop_the_official_tool_and_are_scored_by_the_rul
     assert done.returncode != 0 and "ZeroDivisionError" in done.stderr
     bench = source / "results" / system / "bert"
     power, row, _ = walker_energy(bench, "v4.0")
-    assert row["official_energy_joules"] is None and row["energy_basis"] == "measured"
+    assert row["official_energy_joules"] is None and row["energy_joules"] > 0
     assert "power_measurement_stop has the start's time" in row["energy_note"]
     # each averaged run equals the official node formula on its log without the broken stop lines
     for run in (r for r in power.runs if r.averaged):

@@ -89,15 +89,14 @@ MAX_WATTS = 1_000_000.0
 JOULES_PER_KWH = 3_600_000.0
 
 SCORE_COLUMNS = {
-    "energy_joules": pl.Float64, "energy_kwh": pl.Float64, "energy_basis": pl.Utf8,
-    "official_energy_joules": pl.Float64, "energy_runs": pl.Int64, "energy_note": pl.Utf8,
+    "energy_joules": pl.Float64, "energy_kwh": pl.Float64, "official_energy_joules": pl.Float64,
+    "energy_runs": pl.Int64, "energy_note": pl.Utf8,
 }
 RUN_COLUMNS = {
     "energy_joules": pl.Float64, "energy_kwh": pl.Float64, "official_energy_joules": pl.Float64,
     "power_nodes": pl.Int64, "power_switches": pl.Int64, "energy_averaged": pl.Boolean,
     "energy_note": pl.Utf8,
 }
-MEASURED = "measured"
 
 
 class ScoredRun(Protocol):
@@ -517,9 +516,7 @@ def score_columns(score: PowerScore | None) -> dict:
     if score is None:
         return {name: None for name in SCORE_COLUMNS}
     return {
-        "energy_joules": score.joules, "energy_kwh": score.kwh,
-        "energy_basis": MEASURED if score.joules is not None else None,
-        "official_energy_joules": score.official_joules, "energy_runs": score.runs_averaged or None,
+        "energy_joules": score.joules, "energy_kwh": score.kwh, "official_energy_joules": score.official_joules, "energy_runs": score.runs_averaged or None,
         "energy_note": score.note,
     }
 
