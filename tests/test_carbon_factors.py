@@ -84,37 +84,12 @@ BAD_GRID = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(BAD_GRID))
-def test_bad_grid_intensity_rows(tmp_path, case):
-    rows, where, problem = BAD_GRID[case]
-    path = _write(tmp_path, "grid_intensity.csv", GRID_HEADER + rows)
-    with pytest.raises(InputError) as raised:
-        read_grid_intensity(path)
-    assert str(raised.value).startswith(f"{path}:{where}: ") and problem in str(raised.value)
-
-
+PUE_HEADER = "provider,region,pue,as_of,source\n"
 BAD_PUE = {
     "below 1": ("aws,,0.9,2024-01-01,x\n", "2 column pue", "0.9 is outside 1..3"),
     "two fleet figures": ("aws,,1.1,2024-01-01,x\naws,,1.2,2024-01-01,y\n", "3",
                           "aws the provider's fleet figure (empty region) is listed twice"),
-    "missing column": None,
 }
-
-
-@pytest.mark.parametrize("case", sorted(BAD_PUE))
-def test_bad_pue_rows(tmp_path, case):
-    if BAD_PUE[case] is None:
-        path = _write(tmp_path, "pue.csv", "provider,region,pue,source\naws,,1.1,x\n")
-        with pytest.raises(InputError, match="missing column"):
-            read_pue(path)
-        return
-    rows, where, problem = BAD_PUE[case]
-    path = _write(tmp_path, "pue.csv", "provider,region,pue,as_of,source\n" + rows)
-    with pytest.raises(InputError) as raised:
-        read_pue(path)
-    assert str(raised.value).startswith(f"{path}:{where}: ") and problem in str(raised.value)
-
-
 BOARD_HEADER = "model,vendor,name_regex,board_power_w,board_power_source,board_power_as_of\n"
 BAD_BOARD = {
     "absurd": ("H100,NVIDIA,h100,70000,datasheet,2026-12-01\n", "2 column board_power_w", "70000 W is absurd"),
@@ -126,13 +101,23 @@ BAD_BOARD = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(BAD_BOARD))
-def test_bad_board_power_rows(tmp_path, case):
-    rows, where, problem = BAD_BOARD[case]
-    path = _write(tmp_path, "accelerators.csv", BOARD_HEADER + rows)
+READERS = {"grid": (read_grid_intensity, GRID_HEADER, BAD_GRID), "pue": (read_pue, PUE_HEADER, BAD_PUE),
+           "board": (read_board_power, BOARD_HEADER, BAD_BOARD)}
+
+
+@pytest.mark.parametrize("kind,case", [(kind, case) for kind, (_, _, cases) in READERS.items() for case in sorted(cases)])
+def test_a_bad_row_names_the_file_line_column_and_problem(tmp_path, kind, case):
+    read, header, cases = READERS[kind]
+    rows, where, problem = cases[case]
+    path = _write(tmp_path, f"{kind}.csv", header + rows)
     with pytest.raises(InputError) as raised:
-        read_board_power(path)
+        read(path)
     assert str(raised.value).startswith(f"{path}:{where}: ") and problem in str(raised.value)
+
+
+def test_a_missing_column_is_named(tmp_path):
+    with pytest.raises(InputError, match="missing column.*as_of"):
+        read_pue(_write(tmp_path, "pue.csv", "provider,region,pue,source\naws,,1.1,x\n"))
 
 
 def test_a_model_on_two_rows_with_one_figure_reads_once(tmp_path):
