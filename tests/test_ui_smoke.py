@@ -19,6 +19,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
+from pipelines.config import INSTANCE_YAML
 from tests.pipeline_runner import REPO, make_dirs, pipeline_env
 
 pytestmark = pytest.mark.slow
@@ -143,7 +144,7 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
     try:
         ui.wait_ready()
         # the project's instance settings went into DAGSTER_HOME
-        assert (dirs.dagster_home / "dagster.yaml").read_text() == (REPO / "dagster.yaml").read_text()
+        assert (dirs.dagster_home / "dagster.yaml").read_text() == INSTANCE_YAML.read_text()
 
         entries = graphql(ui.port, LOCATION)["workspaceOrError"]["locationEntries"]
         assert len(entries) == 1
