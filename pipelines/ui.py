@@ -123,8 +123,10 @@ def stop(dev: subprocess.Popen, wait: float = STOP_WAIT) -> None:
     dev.wait()
 
 
-def serve(host: str, port: int, stop_file: Path | None = None, wait: float = STOP_WAIT) -> int:
-    """Run the UI until one of the stop conditions above; returns the exit status."""
+def serve(host: str, port: int, stop_file: Path | None = None, wait: float = STOP_WAIT,
+          command: list[str] | None = None) -> int:
+    """Run the UI (`command`, default dg dev) until one of the stop conditions above; returns the
+    exit status."""
     from pipelines.runs import prepare_instance
 
     problem = port_problem(host, port)
@@ -145,7 +147,7 @@ def serve(host: str, port: int, stop_file: Path | None = None, wait: float = STO
         stop_file.write_text(f"{os.getpid()}\n")
     print(f"ui: http://{host}:{port}  (RAW_DIR={paths.raw_dir}, REPORTS_DIR={paths.reports_dir}, "
           f"DAGSTER_HOME={paths.dagster_home})", flush=True)
-    dev = subprocess.Popen(dg_dev_command(host, port), cwd=REPO_ROOT, env=dg_dev_env(), start_new_session=True)
+    dev = subprocess.Popen(command or dg_dev_command(host, port), cwd=REPO_ROOT, env=dg_dev_env(), start_new_session=True)
     why = None
     try:
         while why is None:
