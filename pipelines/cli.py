@@ -51,10 +51,10 @@ def settings_help(names: list[str] | None = None) -> str:
     width = max(len(s.name) for s in chosen) + 2
     lines = ["settings (environment variables):"]
     for s in chosen:
-        for i, text in enumerate([s.meaning, f"default: {s.default}", f"now: {now[s.name]}"]):
-            wrapped = textwrap.wrap(text, WIDTH - width - 2, break_long_words=False, break_on_hyphens=False)
-            lines.append(("  " + s.name.ljust(width) if i == 0 else " " * (width + 2)) + wrapped[0])
-            lines += [" " * (width + 2) + more for more in wrapped[1:]]
+        texts = textwrap.wrap(s.meaning, WIDTH - width - 2) + textwrap.wrap(f"default: {s.default}", WIDTH - width - 2)
+        texts.append(f"now: {now[s.name]}")  # a path stays on one line, however long
+        lines.append("  " + s.name.ljust(width) + texts[0])
+        lines += [" " * (width + 2) + text for text in texts[1:]]
     return "\n".join(lines)
 
 
