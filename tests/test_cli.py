@@ -154,3 +154,40 @@ def test_prices_fetch_offline_ends_with_one_line(tmp_path, closed_port):  # noqa
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("error: step fetched_price_files failed: ") and "aws us-east-1" in done.stderr
     assert not list((tmp_path / "raw" / "prices").iterdir())
+
+
+def test_readme_names_every_command_and_setting():
+    readme = (REPO / "README.md").read_text()
+    for path in COMMANDS:
+        assert f"python -m pipelines.cli {' '.join(path)}" in readme, path
+    for setting in SETTINGS:
+        assert f"`{setting.name}`" in readme, setting.name
+    assert "make clean-venv" in readme and "GCP_API_KEY" in readme and "fetch_prices_job" in readme
+
+
+@pytest.mark.slow
+def test_the_readme_walkthrough_for_your_own_data_works(tmp_path):
+    """README's "Your own data" block, run as written (HOME is a temporary folder; `make -o venv`:
+    the environment is ready), gives the report and the figures README states."""
+    readme = (REPO / "README.md").read_text()
+    own = readme[readme.index("## Your own data"):]
+    block = own[own.index("```sh\n") + 6:own.index("\n```", own.index("```sh\n"))]
+    assert block.rstrip().endswith("RAW_DIR=~/my-data make report")
+    block = block.replace("make report", "make --no-print-directory -o venv report")
+    env = {k: v for k, v in os.environ.items() if k not in ("RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME")}
+    done = subprocess.run(["bash", "-euc", block], cwd=REPO, env=env | {"HOME": str(tmp_path)},
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    published = tmp_path / "my-data" / "reports" / "2025-06-01"
+    assert f"report: {published / 'report.html'}" in done.stdout
+    import polars as pl
+
+    cost = pl.read_csv(published / "data" / "cost_to_train.csv")
+    rows = {r["instance_type"]: r for r in cost.iter_rows(named=True)}
+    # README: p4d $10.53 (21.957642 USD/h x 28.8 min), 63.8% less than p3.16xlarge's $29.08
+    assert round(rows["p4d.24xlarge"]["cost_to_train_usd"], 2) == 10.53
+    assert round(rows["p4d.24xlarge"]["time_to_train_minutes"], 1) == 28.8
+    assert round(rows["p3.16xlarge"]["cost_to_train_usd"], 2) == 29.08
+    assert round(rows["p4d.24xlarge"]["savings_pct"], 1) == 63.8
+    for claim in ("$10.53", "21.957642 USD/h x 28.8 min", "63.8% less", "$29.08"):
+        assert claim in own, claim
