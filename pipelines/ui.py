@@ -163,7 +163,7 @@ def serve(host: str, port: int, stop_file: Path | None = None, wait: float = STO
             else:
                 time.sleep(POLL)
         print(f"ui: stopping ({why})", flush=True)
-        return EXIT_CODES.get(received[0], 143) if received else 143
+        return EXIT_CODES[received[0]] if received else 143
     finally:
         stop(dev, wait)
         if stop_file is not None and stop_file.exists() and stop_file.read_text().strip() == str(os.getpid()):
