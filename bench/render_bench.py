@@ -68,9 +68,9 @@ def child(source: str, out: str) -> None:
     start, cpu = time.perf_counter(), time.process_time()
     pdf = render_pdf(html, created=created)
     result["pdf"] = (time.perf_counter() - start, _peak_mib(), time.process_time() - cpu)
-    result["rows"] = sum(len(b["rows"]) for s in context["sections"] for b in s["benchmarks"])
-    result["footnotes"] = context["counts"]["footnotes"]
-    result["figures"] = context["counts"]["figures"]
+    result["rows"] = sum(len(b.table.rows) for s in context.sections for b in s.benchmarks)
+    result["footnotes"] = context.counts.footnotes
+    result["figures"] = context.counts.figures
     result["html_bytes"] = len(html.encode("utf-8"))
     result["pdf_bytes"] = len(pdf)
     import io

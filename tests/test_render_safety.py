@@ -67,7 +67,7 @@ def test_hostile_names_and_notes_are_inert_text_in_html(hostile_context):
     parsed.feed(html)
     assert "script" not in parsed.tags and "img" not in parsed.tags and "link" not in parsed.tags
     assert parsed.tags.count("style") == 1, "only the report's own style sheet"
-    assert parsed.tags.count("svg") == hostile_context["counts"]["figures"], "no svg element from a system name"
+    assert parsed.tags.count("svg") == hostile_context.counts.figures, "no svg element from a system name"
     assert not [a for a in parsed.attrs if a[0].startswith("on")], "no event handler attribute"
     assert not [a for a in parsed.attrs if a[1].strip().lower().startswith("javascript:")]
     # CSS url() from data stays in text nodes: no attribute carries one (chart clip paths point inside the SVG)

@@ -15,18 +15,16 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.atlas.context import build_context
-from pipelines.config import TEMPLATES_DIR
 from pipelines.errors import InputError
 from pipelines.ingest.accelerators import normalize, read_catalog, read_instances, read_prices
 from pipelines.ingest.mlperf_corpus import score_corpus
 from pipelines.metrics import atlas as metrics
+from pipelines.publish.atlas_context import build_context
 from pipelines.publish.exports import write_table
-from pipelines.publish.render import environment, render_pdf
+from pipelines.publish.render import render_html, render_pdf
 from pipelines.publish.store import build_dir, publish, remove_build, write_atomic
 from pipelines.warehouse import connect, create_table, read_table, replace_table
 
-TEMPLATE = "atlas.html.j2"
 SCORE_COLUMNS = ["round", "submitter", "system", "benchmark", "runs", "dropped_runs", "time_to_train_minutes"]
 ATLAS_COLUMNS = [
     "round", "benchmark", "benchmark_model", "submitter", "system", "accelerator_model", "number_of_nodes",
@@ -122,11 +120,9 @@ def build(mlperf_dir: Path, raw: Path, reports: Path, warehouse: Path, price_dat
         raise
 
 
-def render(context: dict, templates: Path = TEMPLATES_DIR) -> str:
-    css = (templates / "report.css").read_text(encoding="utf-8")
-    if "</" in css:
-        raise ValueError(f"{templates / 'report.css'} contains '</', which would end the inline <style>")
-    return environment(templates).get_template(TEMPLATE).render(css=css, **context)
+def render(context) -> str:
+    """The atlas's HTML: its context (pipelines.publish.atlas_context.Atlas) through templates/atlas.html.j2."""
+    return render_html(context, "atlas.html.j2")
 
 
 def write_data(folder: Path, tables: dict[str, pl.DataFrame]) -> list[Path]:
