@@ -8,8 +8,8 @@ import polars as pl
 
 from pipelines.ingest.prices import read_price_folder
 from tests.price_fixtures import (
-    AWS_2022, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances, reference_prices, write,
-    write_reference_snapshots,
+    AWS_2022, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances, reference_prices, savings_plan_json,
+    spot_advisor, spot_history, write, write_reference_snapshots,
 )
 
 
@@ -21,7 +21,19 @@ def test_all_formats_with_the_reference_csv_agree_and_collapse(tmp_path):
         write(tmp_path / f"azure-eastus-p{n}.json", json.dumps(page))
     for n, page in enumerate(gcp_pages()):
         write(tmp_path / f"gcp-us-central1-p{n}.json", json.dumps(page))
-    frame = read_price_folder(tmp_path, instances())
+    write(tmp_path / "aws-savings-plans-us-east-1-2025-06-01.json", json.dumps(savings_plan_json()))
+    write(tmp_path / "aws-spot-us-east-1-2025-06-01.json", json.dumps(spot_history()))
+    write(tmp_path / "aws-spot-advisor-2025-06-01.json", json.dumps(spot_advisor()))
+    everything = read_price_folder(tmp_path, instances())
+    # every pricing model of every format, once: AWS on-demand 7 reference rows + p3 and p3dn on 2025-06-01,
+    # 12 + 1 + 1 reserved (CSV) + 3 (JSON), 5 savings plans,
+    # 5 spot rows; Azure 3 x (spot, 2 reserved, 2 savings plans); GCP 2 spot + 3 committed use
+    assert everything.group_by("provider", "pricing_model").len().sort("provider", "pricing_model").rows() == [
+        ("aws", "on_demand", 9), ("aws", "reserved", 17), ("aws", "savings_plan", 5), ("aws", "spot", 5),
+        ("azure", "on_demand", 3), ("azure", "reserved", 6), ("azure", "savings_plan", 6), ("azure", "spot", 3),
+        ("gcp", "committed_use", 3), ("gcp", "on_demand", 2), ("gcp", "spot", 2),
+    ]
+    frame = everything.filter(pl.col("pricing_model") == "on_demand")
     key = ["provider", "region", "instance_type", "as_of"]
     # provider files add only what the reference lacks: p3dn and p3 re-listed on 2025-06-01
     extra = frame.join(reference_prices(), on=key, how="anti")
