@@ -14,7 +14,7 @@ from pipelines.errors import InputError
 from pipelines.ingest.prices import PRICE_COLUMNS, read_price_file
 from pipelines.ingest.prices.aws_columns import HEADER_2025
 from tests.price_fixtures import (
-    AWS_2022, AWS_2025, P4D_RESERVED_2025, aws_csv, aws_csv_2025, aws_decoys, aws_json, aws_reserved_rows, aws_row,
+    AWS_2022, AWS_2025, aws_csv, aws_csv_2025, aws_decoys, aws_json, aws_reserved_rows, aws_row,
     instances, write,
 )
 
