@@ -6,10 +6,10 @@ import json
 
 import polars as pl
 
-from pipelines.ingest.prices import read_price_folder
+from pipelines.ingest.prices import detect, read_price_folder
 from tests.price_fixtures import (
-    AWS_2022, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances, reference_prices, savings_plan_json,
-    spot_advisor, spot_history, write, write_reference_snapshots,
+    AWS_2022, REFERENCE_PRICES_CSV, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances, reference_prices,
+    savings_plan_csv, savings_plan_json, spot_advisor, spot_history, write, write_reference_snapshots,
 )
 
 
@@ -48,3 +48,18 @@ def test_all_formats_with_the_reference_csv_agree_and_collapse(tmp_path):
     assert p4d["file"].to_list() == ["aws-us-east-1-2025-06-01.csv"]
     assert set(joined.filter(pl.col("provider") == "gcp")["file"]) == {"normalized/on_demand_2022-02-08.csv"}
     assert frame.filter(pl.col("provider") == "gcp").height == 2
+
+
+def test_every_kind_is_recognized_by_content_not_name(tmp_path):
+    files = {
+        "normalized": REFERENCE_PRICES_CSV, "aws_csv": aws_csv_2025(), "aws_savings_plan_csv": savings_plan_csv(),
+        "aws_json": json.dumps(aws_json(AWS_2022)), "aws_savings_plan_json": json.dumps(savings_plan_json()),
+        "aws_spot_history_json": json.dumps(spot_history()), "aws_spot_advisor_json": json.dumps(spot_advisor()),
+        "azure_json": json.dumps(azure_pages()[0]), "gcp_json": json.dumps(gcp_pages()[0]),
+    }
+    for kind, text in files.items():
+        path = write(tmp_path / "snapshot.txt.data", text)  # the name says nothing
+        sniffed = detect.sniff(path)
+        if sniffed == detect.JSON:
+            sniffed = detect.json_kind(json.loads(text), path)
+        assert sniffed == {"normalized": detect.NORMALIZED_CSV}.get(kind, kind)

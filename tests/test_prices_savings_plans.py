@@ -10,7 +10,7 @@ import pytest
 from pipelines.errors import InputError
 from pipelines.ingest.prices import read_price_file, read_price_folder
 from tests.price_fixtures import (
-    aws_csv, aws_csv_2025, aws_row, instances, savings_plan_csv, savings_plan_json, write,
+    aws_csv, aws_csv_2025, aws_json, aws_row, instances, savings_plan_csv, savings_plan_json, write,
 )
 
 # Hand-checked against the fixture's rates: discountedRate is already the hourly rate. All Upfront pays
@@ -31,9 +31,13 @@ def plans(frame: pl.DataFrame) -> dict[tuple, tuple]:
             for r in rows.iter_rows(named=True)}
 
 
-@pytest.mark.parametrize("form", ["json", "csv"])
-def test_rates_join_the_price_list_by_usage_type_and_operation(tmp_path, form):
-    write(tmp_path / "aws-us-east-1-2025-06-01.csv", aws_csv_2025())
+@pytest.mark.parametrize(("form", "price_list"), [("json", "csv"), ("csv", "csv"), ("json", "json")])
+def test_rates_join_the_price_list_by_usage_type_and_operation(tmp_path, form, price_list):
+    # the price list of any date names the usage types (they do not change); its JSON form works alike
+    if price_list == "csv":
+        write(tmp_path / "aws-us-east-1-2025-06-01.csv", aws_csv_2025())
+    else:
+        write(tmp_path / "aws-us-east-1-2022-02-08.json", json.dumps(aws_json({"p4d.24xlarge": "32.7726", "p5.48xlarge": "98.32"})))
     offer = json.dumps(savings_plan_json()) if form == "json" else savings_plan_csv()
     write(tmp_path / f"aws-savings-plans-us-east-1-2025-06-01.{form}", offer)
     frame = read_price_folder(tmp_path, instances())
