@@ -133,3 +133,15 @@ def test_an_unknown_bucket_is_refused(tmp_path):
     with pytest.raises(InputError) as info:
         read_price_file(write(tmp_path / "aws-spot-advisor-2025-06-01.json", json.dumps(doc)), instances())
     assert info.value.where == '$.spot_advisor["us-east-1"].Linux["p4d.24xlarge"].r'
+
+
+def test_two_advisor_files_of_one_date_that_disagree_are_refused(tmp_path):
+    write(tmp_path / "spot.json", json.dumps(spot_history()))
+    write(tmp_path / "a" / "aws-spot-advisor-2025-06-01.json", json.dumps(spot_advisor()))
+    other = spot_advisor()
+    other["spot_advisor"]["us-east-1"]["Linux"]["p4d.24xlarge"]["r"] = 0
+    write(tmp_path / "b" / "aws-spot-advisor-2025-06-01.json", json.dumps(other))
+    with pytest.raises(InputError) as info:
+        read_price_folder(tmp_path, instances())
+    assert "disagree on p4d.24xlarge in us-east-1" in info.value.problem
+    assert info.value.where == '$.spot_advisor["us-east-1"].Linux["p4d.24xlarge"].r'

@@ -57,7 +57,7 @@ def read_aws_csv(path: Path, rel: str, instances: pl.DataFrame) -> tuple[pl.Data
             if cell["unit"] != aws_terms.HOURLY_UNIT:
                 continue
             usage.append({"usage_type": cell["usage_type"], "operation": cell["operation"], "region": cell["region"],
-                          "instance_type": cell["instance_type"], "file": rel, "line": where})
+                          "instance_type": cell["instance_type"]})
             kept = aws_terms.on_demand_row(path, where, cell["region"], cell["instance_type"], cell["price"],
                                            publication, rel)
             out += [kept] if kept else []

@@ -42,7 +42,7 @@ def read_aws_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame) -> t
         region = as_text(attrs.get("regionCode"), path, f"{where}.attributes.regionCode")
         instance_type = opt_text(attrs["instanceType"])
         usage.append({"usage_type": opt_text(attrs.get("usagetype")), "operation": opt_text(attrs.get("operation")),
-                      "region": region, "instance_type": instance_type, "file": rel, "line": where})
+                      "region": region, "instance_type": instance_type})
         for term_where, term in _terms(on_demand, sku, path, "$.terms.OnDemand"):
             for unit, price, dim_where in _dimensions(term, path, term_where):
                 if unit == aws_terms.HOURLY_UNIT:

@@ -181,8 +181,7 @@ def join(rates: pl.DataFrame, usage: pl.DataFrame, root: Path) -> pl.DataFrame:
     """Price rows of the rates whose (usage type, operation) an AWS price list names (module docstring)."""
     if rates.is_empty():
         return price_frame([])
-    products = usage.select("usage_type", "operation", "region", "instance_type").unique()
-    joined = rates.join(products, on=["usage_type", "operation"], how="left")
+    joined = rates.join(usage.unique(), on=["usage_type", "operation"], how="left", maintain_order="left")
     orphans = joined.filter(pl.col("instance_type").is_null() & (pl.col("operation") == LINUX_OPERATION))
     if orphans.height:
         first = orphans.row(0, named=True)

@@ -42,9 +42,8 @@ OFFERING_CLASSES = ("standard", "convertible")
 UPFRONT_UNIT = "Quantity"
 HOURLY_UNIT = "Hrs"
 
-# Where each plain-Linux (usage type, operation) was found, for the savings plan join.
-USAGE_SCHEMA = {"usage_type": pl.Utf8, "operation": pl.Utf8, "region": pl.Utf8, "instance_type": pl.Utf8,
-                "file": pl.Utf8, "line": pl.Utf8}
+# The (usage type, operation) of each counted product, for the savings plan join.
+USAGE_SCHEMA = {"usage_type": pl.Utf8, "operation": pl.Utf8, "region": pl.Utf8, "instance_type": pl.Utf8}
 
 
 def empty_usage() -> pl.DataFrame:
