@@ -73,7 +73,8 @@ def test_an_even_number_of_zones_takes_the_mean_of_the_middle_two(tmp_path):
         ({"Timestamp": "yesterday"}, "$.SpotPriceHistory[0].Timestamp", "not an ISO date"),
         ({"Timestamp": "2025-05-01T00:00:00"}, "$.SpotPriceHistory[0].Timestamp", "no time zone"),
         ({"Timestamp": None}, "$.SpotPriceHistory[0].Timestamp", "non-empty text"),
-        ({"Timestamp": f"{date.today() + timedelta(days=2)}T00:00:00Z"}, "$.SpotPriceHistory", "future"),
+        ({"Timestamp": f"{date.today() + timedelta(days=2)}T00:00:00Z"}, "$.SpotPriceHistory[0].Timestamp", "future"),
+        ({"Timestamp": "1999-05-01T00:00:00Z"}, "$.SpotPriceHistory[0].Timestamp", "before"),
     ],
 )
 def test_bad_spot_records(tmp_path, record, where, words):

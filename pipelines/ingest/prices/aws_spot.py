@@ -80,8 +80,6 @@ def read_spot_history(doc: dict, path: Path, rel: str, instances: pl.DataFrame) 
             raise InputError(path, f"{where}.SpotPrice", "spot price is zero")
         series = records.setdefault((found.group("region"), record["InstanceType"].strip()), {})
         series.setdefault((zone, os_name), []).append((stamp, price, where))
-    if newest is not None:
-        parse_day(newest.date().isoformat(), path, "$.SpotPriceHistory")  # a record from the future is refused
     out = []
     for (region, instance_type), by_zone in sorted(records.items()):
         zones = _one_series_per_zone(by_zone, path)
@@ -97,7 +95,9 @@ def _timestamp(value: object, path: Path, where: str) -> datetime:
         raise InputError(path, where, f"timestamp {text!r} is not an ISO date and time") from None
     if stamp.tzinfo is None:
         raise InputError(path, where, f"timestamp {text!r} has no time zone (AWS gives UTC, e.g. 2025-06-01T08:00:00Z)")
-    return stamp.astimezone(timezone.utc)
+    stamp = stamp.astimezone(timezone.utc)
+    parse_day(stamp.date().isoformat(), path, where)  # not in the future, not before cloud prices
+    return stamp
 
 
 def _one_series_per_zone(by_zone: dict[tuple[str, str], list], path: Path) -> dict[str, list]:
