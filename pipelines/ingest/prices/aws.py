@@ -20,7 +20,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import duckdb
 import polars as pl
@@ -33,8 +35,9 @@ from pipelines.ingest.prices.normalized import parse_day, price_frame
 
 _HEAD_BYTES = 1 << 16  # the metadata and header lines are a few KB
 _MEMORY_LIMIT = "512MB"  # the scan streams; a limit keeps a bad file from taking the machine
+# The columns _scan selects, in its order.
 _SELECTED = ["sku", "rate_code", "term_type", "unit", "price", "currency", "region", "instance_type", "usage_type",
-             *OPTIONAL]
+             "offer_term_code", "lease", "purchase", "offering", "market", "operation"]
 
 
 def read_aws_csv(path: Path, rel: str, instances: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -128,18 +131,18 @@ def _column_indexes(header: list[str], path: Path) -> dict[str, int | None]:
     return column_indexes(header, NEEDED, OPTIONAL, path)
 
 
-def scan_csv(path: Path, query: str, width: int, params: dict) -> list[tuple]:
-    """Rows of `query` over the CSV (`rows` is the file's data rows, columns c0, c1 ...)."""
-    query = f"""
-        with rows as (
-            select * from read_csv($path, skip = 6, header = false, names = $names, all_varchar = true,
-                                   delim = ',', quote = '"', escape = '"')
-        )
-        {query}
+@contextmanager
+def csv_rows(path: Path, width: int) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A DuckDB connection whose view `rows` is the CSV's data rows: all text, columns c0, c1 ...
+
+    Callers filter it in SQL whose only holes are those generated column names (values go in as
+    parameters). A malformed file, found while DuckDB scans it, is an InputError.
     """
     conn = duckdb.connect(config={"memory_limit": _MEMORY_LIMIT})
     try:
-        return conn.sql(query, params={"path": str(path), "names": [f"c{i}" for i in range(width)], **params}).fetchall()
+        conn.read_csv(str(path), header=False, skiprows=6, names=[f"c{i}" for i in range(width)], all_varchar=True,
+                      delimiter=",", quotechar='"', escapechar='"').create_view("rows")
+        yield conn
     except duckdb.Error as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         found = re.search(r"[Ll]ine:?\s*(\d+)", str(exc))
@@ -148,24 +151,31 @@ def scan_csv(path: Path, query: str, width: int, params: dict) -> list[tuple]:
         conn.close()
 
 
+def column_refs(col: dict[str, int | None]) -> dict[str, str]:
+    """{short name: `c<N>`}, or `null` for an optional column the file lacks."""
+    return {short: f"c{index}" if index is not None else "null" for short, index in col.items()}
+
+
 def _scan(path: Path, width: int, col: dict[str, int | None], types: list[str]) -> list[tuple]:
-    """The candidate rows, filtered by DuckDB; column references are generated c<N> names."""
-    c = {short: f"c{index}" if index is not None else "null" for short, index in col.items()}
-    selected = ", ".join(c[name] for name in _SELECTED)
-    query = f"""
-        select {selected}
-        from rows
-        where {c['term_type']} in ('OnDemand', 'Reserved')
-          and {c['unit']} in ('Hrs', 'Quantity')
-          and list_contains($families, {c['family']})
-          and {c['os']} = 'Linux'
-          and {c['software']} = 'NA'
-          and {c['license']} = 'No License required'
-          and {c['tenancy']} = 'Shared'
-          and {c['capacity']} = 'Used'
-          and contains({c['usage_type']}, 'BoxUsage')
-          and coalesce({c['market']}, $on_demand) = $on_demand
-          and list_contains($types, {c['instance_type']})
-    """
+    """The candidate rows (columns in _SELECTED order), filtered by DuckDB."""
+    c = column_refs(col)
     params = {"families": aws_terms.FAMILIES, "types": types, "on_demand": aws_terms.MARKET_ON_DEMAND}
-    return scan_csv(path, query, width, params)
+    with csv_rows(path, width) as conn:
+        query = f"""
+            select {c['sku']}, {c['rate_code']}, {c['term_type']}, {c['unit']}, {c['price']}, {c['currency']},
+                   {c['region']}, {c['instance_type']}, {c['usage_type']}, {c['offer_term_code']}, {c['lease']},
+                   {c['purchase']}, {c['offering']}, {c['market']}, {c['operation']}
+            from rows
+            where {c['term_type']} in ('OnDemand', 'Reserved')
+              and {c['unit']} in ('Hrs', 'Quantity')
+              and list_contains($families, {c['family']})
+              and {c['os']} = 'Linux'
+              and {c['software']} = 'NA'
+              and {c['license']} = 'No License required'
+              and {c['tenancy']} = 'Shared'
+              and {c['capacity']} = 'Used'
+              and contains({c['usage_type']}, 'BoxUsage')
+              and coalesce({c['market']}, $on_demand) = $on_demand
+              and list_contains($types, {c['instance_type']})
+        """
+        return conn.sql(query, params=params).fetchall()

@@ -115,19 +115,20 @@ def read_csv(path: Path, rel: str, instances: pl.DataFrame) -> pl.DataFrame:
     """The rates of our instances' plain Linux usage in a savings plan offer file (CSV), scanned by DuckDB."""
     metadata, header = aws.read_head(path, CSV_OFFER_CODES)
     publication = parse_day(metadata["Publication Date"][1], path, metadata["Publication Date"][0])
-    col = aws.column_indexes(header, CSV_NEEDED, {"region": "DiscountedRegionCode"}, path)
-    c = {short: f"c{index}" if index is not None else "null" for short, index in col.items()}
+    c = aws.column_refs(aws.column_indexes(header, CSV_NEEDED, {"region": "DiscountedRegionCode"}, path))
     wanted = instance_types(instances, "aws")
     if not wanted:
         return empty_rates()
-    names = list(CSV_NEEDED) + ["region"]
-    query = f"""
-        select {', '.join(c[name] for name in names)}
-        from rows
-        where {c['service']} = 'AmazonEC2'
-          and list_contains($types, regexp_extract({c['usage_type']}, $box_usage, 1))
-    """
-    found = aws.scan_csv(path, query, len(header), {"types": wanted, "box_usage": BOX_USAGE.pattern})
+    with aws.csv_rows(path, len(header)) as conn:
+        query = f"""
+            select {c['rate_code']}, {c['rate']}, {c['currency']}, {c['service']}, {c['usage_type']}, {c['operation']},
+                   {c['purchase']}, {c['length']}, {c['length_unit']}, {c['family']}, {c['region']}
+            from rows
+            where {c['service']} = 'AmazonEC2'
+              and list_contains($types, regexp_extract({c['usage_type']}, $box_usage, 1))
+        """
+        found = conn.sql(query, params={"types": wanted, "box_usage": BOX_USAGE.pattern}).fetchall()
+    names = list(CSV_NEEDED) + ["region"]  # the order selected above
     rows = []
     for values in found:
         cell = dict(zip(names, (value or "" for value in values)))
