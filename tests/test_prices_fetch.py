@@ -111,8 +111,9 @@ def test_fetch_saves_one_snapshot_per_source_that_reads_back(tmp_path, server):
         "/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/region_index.json", f"{SP_VERSION}.csv"]
     azure_query = next(q for p, q, _ in PriceApi.requests if p == "/api/retail/prices")
     assert "armRegionName eq 'eastus'" in azure_query["$filter"][0]
-    assert "priceType eq 'Reservation'" in azure_query["$filter"][0]
+    assert "priceType" not in azure_query["$filter"][0]  # reservations too, not only Consumption
     assert azure_query["api-version"] == ["2023-01-01-preview"]  # savingsPlan rates come only with the preview
+    assert azure_query["meterRegion"] == ["'primary'"]
     assert all(KEY not in path + json.dumps(q) for path, q, _ in PriceApi.requests)  # key only in a header
     azure = json.loads((tmp_path / "prices" / "azure-eastus-2025-06-01.json").read_text())
     assert azure["NextPageLink"] is None and azure["Count"] == len(azure["Items"])

@@ -12,10 +12,10 @@ Snapshot files named `<provider>-[<kind>-]<region>-<date>.<ext>`, each in the pr
   once per fetch (`aws-spot-advisor-<date>.json`; the date in the name is the file's only date).
 - AWS spot price history needs AWS credentials (EC2 DescribeSpotPriceHistory is a signed API):
   it is skipped with one message saying how to add it by hand.
-- Azure: Retail Prices API pages for Virtual Machines in the region, Consumption and Reservation
-  items (`$filter` on serviceName, armRegionName and priceType), with api-version
-  2023-01-01-preview so that Consumption items carry their savingsPlan rates, following
-  NextPageLink. Spot meters are Consumption items.
+- Azure: Retail Prices API pages for Virtual Machines in the region (`$filter` on serviceName and
+  armRegionName; every price type: Consumption with its spot meters, Reservation), primary meters
+  only, with api-version 2023-01-01-preview so that Consumption items carry their savingsPlan
+  rates, following NextPageLink.
 - GCP: Cloud Billing Catalog SKUs of Compute Engine (6F81-5844-456A), following nextPageToken,
   kept to the SKUs sold in the region (on-demand, preemptible and commitment SKUs alike); needs
   an API key (env GCP_API_KEY, sent as a header so it never appears in a URL or a message).
@@ -250,11 +250,13 @@ def _write_aws_spot_advisor(handle, _region: str, endpoints: Endpoints, _key: st
 
 def _write_azure(handle, region: str, endpoints: Endpoints, _key: str, timeout: float) -> None:
     what = f"azure {region}"
-    # Filter values are case-sensitive in the preview API: written exactly as the items spell them.
-    odata = (f"serviceName eq 'Virtual Machines' and armRegionName eq '{region.replace(chr(39), '')}' "
-             "and (priceType eq 'Consumption' or priceType eq 'Reservation')")
+    # Every price type (Consumption with its spot meters and savings plans, Reservation; the reader
+    # leaves DevTestConsumption out). Filter values are case-sensitive in the preview API: written
+    # exactly as the items spell them. Primary meters only: the preview also lists non-primary ones.
+    odata = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region.replace(chr(39), '')}'"
     url = f"{endpoints.azure.rstrip('/')}/api/retail/prices?" + urllib.parse.urlencode(
-        {"api-version": AZURE_API_VERSION, "currencyCode": "USD", "$filter": odata}, quote_via=urllib.parse.quote)
+        {"api-version": AZURE_API_VERSION, "currencyCode": "USD", "meterRegion": "'primary'", "$filter": odata},
+        quote_via=urllib.parse.quote)
     first, items = None, []
     def next_url(doc: dict, _url: str) -> str | None:
         link = doc.get("NextPageLink")
