@@ -1,9 +1,11 @@
-"""Materialization metadata shown in the Dagster UI: rows, column schema, a preview."""
+"""Materialization metadata shown in the Dagster UI: rows, column schema with what each column
+means (pipelines/columns.py), a preview with numbers shown as the report shows them."""
 
 
 import dagster as dg
 import duckdb
 
+from pipelines.columns import describe, formatted
 from pipelines.warehouse import table_rows
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
@@ -21,18 +23,30 @@ def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = 
     meta: dict = {
         "dagster/row_count": table_rows(conn, table),
         "dagster/column_schema": dg.TableSchema(
-            columns=[dg.TableColumn(name=row[0], type=str(row[1])) for row in described]
+            columns=[dg.TableColumn(name=row[0], type=str(row[1]), description=_meaning(table, row[0]))
+                     for row in described]
         ),
         "table": dg.MetadataValue.text(table),
     }
     if preview:
         frame = conn.sql(f"select * from {table} limit 10").pl()
-        meta["preview"] = dg.MetadataValue.md(_markdown(frame))
+        meta["preview"] = dg.MetadataValue.md(_markdown(table, frame))
     return meta
 
 
-def _markdown(frame) -> str:
+def _meaning(table: str, column: str) -> str | None:
+    known = describe(table, column)
+    return known.meaning if known else None
+
+
+def _markdown(table: str, frame) -> str:
     header = "| " + " | ".join(frame.columns) + " |"
     rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
-    rows = ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in frame.iter_rows()]
+    rows = ["| " + " | ".join(_cell(formatted(table, name, value)) for name, value in zip(frame.columns, row)) + " |"
+            for row in frame.iter_rows()]
     return "\n".join([header, rule, *rows])
+
+
+def _cell(text: str) -> str:
+    """Markdown table cells cannot hold a pipe or a line break."""
+    return " ".join(text.split()).replace("|", "\\|")
