@@ -113,7 +113,7 @@ def run_atlas(mlperf_dir: str | None, price_date: date | None, workers: int | No
 # ---- prices fetch --------------------------------------------------------------------------------
 def run_price_fetch(args: argparse.Namespace) -> int:
     config = {"aws_url": args.aws_url, "azure_url": args.azure_url, "gcp_url": args.gcp_url,
-              "timeout_seconds": args.timeout}
+              "aws_spot_advisor_url": args.aws_spot_advisor_url, "timeout_seconds": args.timeout}
     chosen = {key: value for key, value in config.items() if value is not None}
     result = run_job("fetch_prices_job", run_config={"ops": {"fetched_price_files": {"config": chosen}}})
     if not result.success:
@@ -223,11 +223,13 @@ MLPERF_DIR holds the result repositories side by side, for example:
     actions = prices.add_subparsers(dest="action", metavar="ACTION", title="actions", required=True)
     fetch = _command(actions, "fetch", "download today's price lists into RAW_DIR/prices",
                      """\
-Download today's price lists into RAW_DIR/prices, one snapshot file per provider and region,
-named <provider>-<region>-<date> (the regions: REGIONS in pipelines/defs/price_fetch.py, today
-AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price List bulk CSV, the Azure Retail
-Prices API pages and the GCP Cloud Billing Catalog SKUs (with GCP_API_KEY; without it GCP is
-skipped and says so). Runs fetch_prices_job in this process, recorded in DAGSTER_HOME.
+Download today's price lists into RAW_DIR/prices, one snapshot file per provider, region and
+source, named <provider>-[<kind>-]<region>-<date> (the regions: REGIONS in
+pipelines/defs/price_fetch.py, today AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price
+List bulk CSV (on-demand and reserved), the AWS savings plan offer and spot advisor, the Azure
+Retail Prices API pages and the GCP Cloud Billing Catalog SKUs (with GCP_API_KEY; without it GCP
+is skipped and says so; AWS spot history needs AWS credentials and is skipped, saying how to add
+it). Runs fetch_prices_job in this process, recorded in DAGSTER_HOME.
 
 An existing snapshot is never overwritten and a failed download leaves nothing behind. It
 needs the internet; offline it ends with one line and exit status 1. The next report (or the
@@ -238,6 +240,8 @@ UI's sensor) reads the new files.""",
     for provider, name in (("aws", "AWS Price List"), ("azure", "Azure Retail Prices"), ("gcp", "GCP Cloud Billing")):
         fetch.add_argument(f"--{provider}-url", metavar="URL", default=None,
                            help=f"base URL of the {name} API, for a mirror or proxy (default: the provider's)")
+    fetch.add_argument("--aws-spot-advisor-url", metavar="URL", default=None,
+                       help="URL of the AWS spot advisor JSON, for a mirror or proxy (default: AWS's)")
 
     ui = _command(commands, "ui", "start the Dagster UI and daemon for the data set; Ctrl-C stops everything",
                   """\

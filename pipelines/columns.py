@@ -66,10 +66,16 @@ COLUMNS: dict[str, Column] = {
     "pricing_model": Column("how the price is paid: on_demand, spot, reserved, savings_plan or committed_use"),
     "term_years": Column("commitment term in years (empty for on demand and spot)"),
     "payment_option": Column("how a commitment is paid: no_upfront, partial_upfront or all_upfront (empty otherwise)"),
-    "offering_class": Column("AWS reserved offering class: standard or convertible (empty otherwise)"),
+    "offering_class": Column("AWS offering: standard or convertible for a reserved instance, compute or "
+                             "ec2_instance for a savings plan (empty otherwise)"),
     "upfront_usd": Column("one-time upfront payment of a commitment, US dollars", "usd"),
     "recurring_usd_per_hour": Column("hourly part of a commitment's price, US dollars", "usd_per_hour"),
     "certainty": Column("exact: checked against a provider's price file; approximate: not checked"),
+    "zone_count": Column("spot: how many availability zones the price stands for (empty otherwise)", "count"),
+    "zone_min_usd_per_hour": Column("spot: the lowest of those zones' prices, US dollars per hour", "usd_per_hour"),
+    "zone_max_usd_per_hour": Column("spot: the highest of those zones' prices, US dollars per hour", "usd_per_hour"),
+    "interruption_frequency": Column("spot: how often the provider reclaimed spot capacity in the trailing month, "
+                                     "its bucket (<5%, 5-10%, ... >20%; empty when the input gives none)"),
     "price_as_of": Column("date of the snapshot the price in force comes from"),
     "price_source": Column("where the price in force comes from"),
     "price_certainty": Column("exact or approximate, as for the price in force (the report tags approximate prices)"),

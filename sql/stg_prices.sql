@@ -1,5 +1,6 @@
 -- Every price snapshot ever loaded, one row per (provider, region, instance_type, pricing option, as_of).
--- usd_per_hour is the effective hourly rate (recurring + upfront / (term_years x 8760 h)).
+-- usd_per_hour is the effective hourly rate (recurring + upfront / (term_years x 8760 h)); a spot price that
+-- stands for several zones keeps their count and range, and the provider's interruption-frequency bucket.
 create or replace table stg_prices as
 select
     provider::varchar                 as provider,
@@ -16,6 +17,10 @@ select
     as_of::date                       as as_of,
     source::varchar                   as source,
     certainty::varchar                as certainty,
+    zone_count::integer               as zone_count,
+    zone_min_usd_per_hour::double     as zone_min_usd_per_hour,
+    zone_max_usd_per_hour::double     as zone_max_usd_per_hour,
+    interruption_frequency::varchar   as interruption_frequency,
     file::varchar                     as file,
     line::varchar                     as line
 from prices_in

@@ -21,6 +21,7 @@ import pytest
 from pipelines.cli import parser
 from pipelines.config import SETTINGS
 from tests.pipeline_runner import REPO
+from pipelines.ingest.price_fetch import spot_history_message
 from tests.test_prices_fetch import KEY, closed_port, server  # noqa: F401 (fixtures)
 
 COMMANDS = [["report"], ["atlas"], ["prices", "fetch"], ["ui"], ["clean"]]
@@ -117,22 +118,23 @@ def fetch_env(tmp_path: Path, **extra: str) -> dict:
 
 @pytest.mark.slow
 def test_prices_fetch_saves_todays_snapshots_and_records_the_run(tmp_path, server):  # noqa: F811
-    urls = ["--aws-url", server.aws, "--azure-url", server.azure, "--gcp-url", server.gcp]
+    urls = ["--aws-url", server.aws, "--azure-url", server.azure, "--gcp-url", server.gcp,
+            "--aws-spot-advisor-url", server.aws_spot_advisor]
     done = run("-m", "pipelines.cli", "prices", "fetch", *urls, env=fetch_env(tmp_path, GCP_API_KEY=KEY))
     assert done.returncode == 0, done.stderr
     day = datetime.now(timezone.utc).date().isoformat()
     folder = tmp_path / "raw" / "prices"
-    names = [f"aws-us-east-1-{day}.csv", f"azure-eastus-{day}.json", f"gcp-us-central1-{day}.json"]
-    assert done.stdout.splitlines() == [f"saved:   {folder / name}" for name in names]
-    assert sorted(p.name for p in folder.iterdir()) == names
+    names = [f"aws-us-east-1-{day}.csv", f"aws-savings-plans-us-east-1-{day}.csv", f"azure-eastus-{day}.json",
+             f"gcp-us-central1-{day}.json", f"aws-spot-advisor-{day}.json"]
+    skipped = f"skipped: {spot_history_message('us-east-1')}"  # spot history needs AWS credentials
+    assert done.stdout.splitlines() == [f"saved:   {folder / name}" for name in names] + [skipped]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(names)
 
-    # again: nothing overwritten; without the key GCP is skipped and says so
+    # again: nothing overwritten (GCP's file is there, so the missing key does not matter)
     done = run("-m", "pipelines.cli", "prices", "fetch", *urls, env=fetch_env(tmp_path))
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[:2] == [f"kept:    {folder / names[0]} (already there; a snapshot is never overwritten)",
-                         f"kept:    {folder / names[1]} (already there; a snapshot is never overwritten)"]
-    assert lines[2] == f"kept:    {folder / names[2]} (already there; a snapshot is never overwritten)"
+    assert done.stdout.splitlines() == [
+        f"kept:    {folder / name} (already there; a snapshot is never overwritten)" for name in names] + [skipped]
 
     # both runs are in the data set's instance, as fetch_prices_job runs
     import dagster as dg

@@ -39,7 +39,8 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     # the six columns it always had, then the pricing option (issue 15's contract)
     assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
-                               "recurring_usd_per_hour", "certainty"]
+                               "recurring_usd_per_hour", "certainty", "zone_count", "zone_min_usd_per_hour",
+                               "zone_max_usd_per_hour", "interruption_frequency"]
     assert set(history["pricing_model"]) == {"on_demand"}
     assert history.height == 12  # every row of the three bundled snapshots
 

@@ -97,6 +97,57 @@ case("prices_negative_upfront", "a negative upfront payment",
      {OPTIONS: OPTIONS_HEAD + OPTION.format(price="13.6", model="reserved", term="1", payment="partial_upfront",
                                             offering="standard", upfront="-5000", recurring="13")},
      error=OPTIONS_RE + r":2 column upfront_usd: '-5000' is not a finite amount of at least 0")
+
+
+def _provider_pricing_cases() -> None:
+    """The failure modes the readers of the providers' other pricing models add (issue 15)."""
+    sys.path.insert(0, str(HERE.parents[1]))  # price_fixtures uses the project's column names
+    from price_fixtures import (
+        aws_csv, aws_reserved_rows, aws_row, azure_item, gcp_sku, savings_plan_json, spot_advisor, spot_record,
+    )
+
+    aws = "prices/aws-us-east-1-2025-06-01.csv"
+    reserved = [r | {"LeaseContractLength": "2yr"} for r in aws_reserved_rows("p4d.24xlarge", {"4NA7Y494T4": (0, 13.4)})]
+    case("prices_reserved_unknown_lease", "an AWS Price List reserved term of 2 years (AWS sells 1yr and 3yr)",
+         {aws: aws_csv([aws_row("p4d.24xlarge", "21.9576420000"), *reserved])},
+         error=r"prices/aws-us-east-1-2025-06-01\.csv:RateCode P4D24XLARGXXXSKU\.4NA7Y494T4: LeaseContractLength '2yr' "
+               r"is not one of 1yr, 3yr")
+    case("prices_savings_plan_without_price_list",
+         "an AWS savings plan offer without the EC2 price list that ties its usage types to instances",
+         {"prices/aws-savings-plans-us-east-1-2025-06-01.json": json.dumps(savings_plan_json())},
+         error=r"prices/aws-savings-plans-us-east-1-2025-06-01\.json:\$\.terms\.savingsPlan\[0\]\.rates\[0\]: "
+               r"savings plan rate for usage type BoxUsage:p4d\.24xlarge \(RunInstances\) cannot be tied to an instance")
+    case("prices_spot_advisor_undated", "the AWS spot advisor JSON saved under its own name, which carries no date",
+         {"prices/spot-advisor-data.json": json.dumps(spot_advisor())},
+         error=r"prices/spot-advisor-data\.json: the AWS spot advisor JSON carries no date of its own")
+    case("prices_spot_history_zero", "a DescribeSpotPriceHistory record with a spot price of zero",
+         {"prices/aws-spot-us-east-1-2025-06-01.json": json.dumps({"SpotPriceHistory": [
+             spot_record("us-east-1a", "p4d.24xlarge", "0.000000", "2025-05-30T12:00:00+00:00")]})},
+         error=r"prices/aws-spot-us-east-1-2025-06-01\.json:\$\.SpotPriceHistory\[0\]\.SpotPrice: spot price is zero")
+    item = azure_item("Standard_ND96asr_v4", "ND96asr A100 v4", "Virtual Machines NDasrA100v4 Series", 350000.0,
+                      "2025-06-01T00:00:00Z", type_="Reservation", reservationTerm="5 Years")
+    case("prices_azure_reservation_term", "an Azure reservation of a term Azure does not sell for VMs (5 Years)",
+         {"prices/azure-eastus-2025-06-01.json": json.dumps({"BillingCurrency": "USD", "CustomerEntityId": "Default",
+                                                            "CustomerEntityType": "Retail", "Items": [item],
+                                                            "NextPageLink": None, "Count": 1})},
+         error=r"prices/azure-eastus-2025-06-01\.json:\$\.Items\[0\]\.reservationTerm: reservation term '5 Years' "
+               r"is not one of 1 Year, 3 Years")
+    sku = gcp_sku("A2C0-0000-0009", "Commitment v1: A2 Cpu in Americas for 3 Years", 0.014225, group="CPU",
+                  usage_type="Commit1Yr", effective="2025-06-01T08:00:00Z")
+    case("prices_gcp_commitment_term_mismatch", "a GCP commitment SKU whose usage type (1 year) and description (3 years) disagree",
+         {"prices/gcp-us-central1-2025-06-01.json": json.dumps({"skus": [sku], "nextPageToken": ""})},
+         error=r"prices/gcp-us-central1-2025-06-01\.json:\$\.skus\[0\]\.category\.usageType: usage type Commit1Yr "
+               r"disagrees with the description's term")
+    case("prices_spot_range_excludes_price", "a spot price outside the zones' range it claims to stand for",
+         {"prices/spot_2025-06-01.csv": "provider,region,instance_type,usd_per_hour,as_of,source,pricing_model,"
+                                        "zone_count,zone_min_usd_per_hour,zone_max_usd_per_hour\n"
+                                        "aws,us-east-1,p4d.24xlarge,9.9,2025-06-01,AWS spot,spot,3,10.1,10.2\n"},
+         error=r"prices/spot_2025-06-01\.csv:2 column zone_min_usd_per_hour: the zones' range 10\.1-10\.2 does not "
+               r"contain the price 9\.9")
+
+
+_provider_pricing_cases()
+
 case("prices_negative", "a negative price", {PRICES: replace_line(PRICES, 2, P4D.format(price="-21.96", date="2025-06-01"))},
      error=PRICES_RE + r":2 column usd_per_hour: .*negative")
 case("prices_zero", "a price of zero (someone forgot the price)", {PRICES: replace_line(PRICES, 2, P4D.format(price="0", date="2025-06-01"))},
