@@ -1,8 +1,6 @@
--- Cloud instances the atlas prices results on (raw/atlas/instances.csv).
+-- Cloud instances the atlas prices results on: the one instance catalog (stg_instances), each with
+-- the accelerator catalog's cloud model it carries and how it is billed (instance, or chip for Cloud TPUs).
 create or replace table atlas_instances as
-select
-    provider::varchar as provider, instance_type::varchar as instance_type,
-    accelerator_model::varchar as accelerator_model, accelerator_count::integer as accelerator_count,
-    billing::varchar as billing, notes::varchar as notes
-from instances_in
+select provider, instance_type, accelerator_model, accelerator_count, billing, notes
+from stg_instances
 order by provider, instance_type;
