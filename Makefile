@@ -40,7 +40,7 @@ bench: $(STAMP)
 
 # The MLPerf price-performance atlas: make atlas MLPERF_DIR=<folder with training_results_v0.7 ... v5.1>
 atlas: $(STAMP)
-	$(BIN)/python -m pipelines.atlas --mlperf-dir "$(MLPERF_DIR)"
+	MLPERF_DIR="$(MLPERF_DIR)" $(BIN)/python -m pipelines.cli atlas
 
 clean:
 	rm -rf reports/2* reports/latest reports/index.html reports/.build reports/.store warehouse

@@ -1,4 +1,5 @@
-"""`python -m pipelines.cli report`: run every asset in process and say where the report is.
+"""`python -m pipelines.cli report|atlas`: run report_job (or atlas_job) in process and say where
+the report (or the atlas, from MLPERF_DIR) is.
 
 Bad input ends the run with one line naming the file, the place and the problem (exit 1),
 never a stack trace; the published report is left as it was. Runs are recorded in the
@@ -174,6 +175,7 @@ def reap_killed_runs(instance, home: Path, reports: Path) -> list[str]:
                 if instance.event_log_storage.supports_global_concurrency_limits:
                     instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
                 remove_build(reports / ".build" / run.run_id)
+                remove_build(reports / "atlas" / ".build" / run.run_id)
                 reaped.append(run.run_id)
     finally:
         for lock, handle in dead.values():
@@ -182,40 +184,108 @@ def reap_killed_runs(instance, home: Path, reports: Path) -> list[str]:
     return reaped
 
 
-def run_report() -> int:
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+
+@contextmanager
+def _instance():
+    """The project's Dagster instance, with killed command-line runs released first."""
     _dagster_home()
     import dagster as dg
 
-    from pipelines.definitions import defs
-
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    job = defs().resolve_job_def("report_job")
     home = Path(os.environ["DAGSTER_HOME"])
     with dg.DagsterInstance.get() as instance, _alive_while_running(home):
         reap_killed_runs(instance, home, Paths.from_env().reports_dir)
-        # The console logger would print each failed step's stack trace: the reason is printed
-        # below as one line instead, and the run's full event log stays in DAGSTER_HOME (the UI).
-        quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-        result = job.execute_in_process(run_config=quiet, instance=instance, raise_on_error=False)
-    if not result.success:
-        # a failed run never publishes: drop its half-built report (published ones are untouched)
-        remove_build(Paths.from_env().reports_dir / ".build" / result.run_id)
-        print(f"error: {failure_reason(result)}", file=sys.stderr)
-        return 1
-    published = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "published_report"]
-    meta = published[-1].materialization.metadata if published else {}
+        yield instance
+
+
+def _execute(job, instance, build: Path, **kwargs):
+    """One in-process run; None when it succeeded, else its one-line reason (its build folder removed)."""
+    # The console logger would print each failed step's stack trace: the reason is printed as one
+    # line instead, and the run's full event log stays in DAGSTER_HOME (the UI).
+    result = job.execute_in_process(run_config=QUIET, instance=instance, raise_on_error=False, **kwargs)
+    if result.success:
+        return result, None
+    remove_build(build / ".build" / result.run_id)  # a failed run never publishes; published ones are untouched
+    return result, failure_reason(result)
+
+
+def _published(result, asset: str) -> dict:
+    events = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == asset]
+    return events[-1].materialization.metadata if events else {}
+
+
+def run_report() -> int:
+    from pipelines.definitions import defs
+
     reports = Paths.from_env().reports_dir
+    with _instance() as instance:
+        result, error = _execute(defs().resolve_job_def("report_job"), instance, reports)
+    if error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    meta = _published(result, "published_report")
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
     print(f"index:  {reports / 'index.html'}")
     return 0
 
 
+def run_atlas() -> int:
+    """atlas_job in process: one run per round of MLPERF_DIR whose files changed since it was last
+    scored (new rounds become partitions), then one run that prices the stored rounds and publishes."""
+    from pipelines.defs.atlas_rounds import NOT_SET
+
+    paths = Paths.from_env()
+    if paths.mlperf_dir is None:
+        print(f"error: {NOT_SET}", file=sys.stderr)
+        return 2
+    import dagster as dg
+
+    from pipelines.definitions import defs
+    from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
+    from pipelines.defs.jobs import ATLAS_PUBLISH
+    from pipelines.defs.resources import PipelineSettings
+    from pipelines.errors import InputError
+
+    definitions = defs()
+    job = definitions.resolve_job_def("atlas_job")
+    atlas_reports = paths.reports_dir / "atlas"
+    with _instance() as instance:
+        try:
+            prints, stale = rounds_to_score(instance, PipelineSettings.from_env())
+        except InputError as error:
+            print(f"error: bad input: {one_line(error)}", file=sys.stderr)
+            return 1
+        known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
+        instance.add_dynamic_partitions(MLPERF_ROUNDS.name, sorted(set(prints) - known))
+        for gone in sorted(known - set(prints)):
+            instance.delete_dynamic_partition(MLPERF_ROUNDS.name, gone)
+        for key in stale:
+            _, error = _execute(job, instance, atlas_reports, partition_key=key, asset_selection=ROUND_KEYS)
+            if error:
+                print(f"error: round {key}: {error}", file=sys.stderr)
+                return 1
+        publish = sorted(ATLAS_PUBLISH.resolve(definitions.resolve_asset_graph()), key=str)
+        result, error = _execute(job, instance, atlas_reports, asset_selection=publish)
+    if error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    meta = _published(result, "published_atlas")
+    latest = atlas_reports / "latest"
+    print(f"atlas:  {meta['html'].value if 'html' in meta else latest / 'atlas.html'}")
+    print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else latest / 'atlas.pdf'}")
+    print(f"data:   {meta['data'].value if 'data' in meta else latest / 'data'}")
+    print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pipelines.cli", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["report"])
-    parser.parse_args(argv)
-    return run_report()
+    parser.add_argument("command", choices=["report", "atlas"])
+    args = parser.parse_args(argv)
+    return run_atlas() if args.command == "atlas" else run_report()
 
 
 if __name__ == "__main__":
