@@ -12,7 +12,7 @@ import polars as pl
 
 from pipelines.config import Paths
 from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
-from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
+from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.corpus_rounds import corpus_rounds
@@ -65,6 +65,7 @@ def _asset(name: str, deps: list[str], description: str, kinds=("duckdb",)):
 
 
 @_asset("atlas_scores", ["atlas_round_scores"], "Every benchmark entry of every round in MLPERF_DIR, scored.")
+@input_errors_as_failures
 def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         create_table(conn, "atlas_scores", scores_in=_rounds(conn, settings, "atlas_round_scores"))
@@ -72,6 +73,7 @@ def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @_asset("atlas_runs", ["atlas_round_runs"], "Every result file of every round in MLPERF_DIR: minutes, status, why dropped.")
+@input_errors_as_failures
 def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         create_table(conn, "atlas_runs", runs_in=_rounds(conn, settings, "atlas_round_runs"))
@@ -81,6 +83,7 @@ def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
 @_asset("atlas_systems", ["atlas_round_systems", "stg_accelerators"],
         "Every systems JSON of the corpus with its accelerator catalog model and the cloud model it is priced as.",
         kinds=("duckdb", "polars"))
+@input_errors_as_failures
 def atlas_systems(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         systems = _rounds(conn, settings, "atlas_round_systems").pl()
@@ -90,6 +93,7 @@ def atlas_systems(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @_asset("atlas_instances", ["stg_instances"], "The instance catalog as the atlas prices on it: cloud model, count, billing.")
+@input_errors_as_failures
 def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         create_table(conn, "atlas_instances")
@@ -99,6 +103,7 @@ def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
 @_asset("atlas_prices", ["stg_prices", "stg_instances", "stg_report_settings"],
         "The price book's on-demand history of every atlas instance, in the region it is priced in "
         "(report.toml's region of its provider, else its cheapest).", kinds=("duckdb", "polars"))
+@input_errors_as_failures
 def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         history = on_demand(read_table(conn, "stg_prices")).join(
@@ -121,6 +126,7 @@ def atlas_price_date(conn):
 @_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices"],
         "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
         "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis.", kinds=("duckdb", "polars"))
+@input_errors_as_failures
 def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         prices = prices_in_force(read_table(conn, "atlas_prices"), atlas_price_date(conn))
@@ -131,6 +137,7 @@ def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
 
 @_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],
         "Every entry of the corpus the atlas cannot price, and why.", kinds=("duckdb", "polars"))
+@input_errors_as_failures
 def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         entries = _entries(conn)
@@ -140,6 +147,7 @@ def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:
 
 @_asset("atlas_trend", ["atlas_costs"], "The cheapest cost to train per benchmark model and round, and its change.",
         kinds=("duckdb", "polars"))
+@input_errors_as_failures
 def atlas_trend(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         write_frame(conn, "atlas_trend", metrics.trend(read_table(conn, "atlas_costs")))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
@@ -76,6 +77,7 @@ with warnings.catch_warnings():
     description="Scores one MLPerf round folder of MLPERF_DIR (official rules, layout quirks handled) into "
                 "one Parquet file per table; never reads the warehouse.",
 )
+@input_errors_as_failures
 def atlas_round(context: dg.AssetExecutionContext, settings: PipelineSettings):
     mlperf = mlperf_dir_or_fail(settings)
     key = context.partition_key

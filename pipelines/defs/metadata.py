@@ -1,9 +1,13 @@
-"""Materialization metadata shown in the Dagster UI: rows, column schema, a preview."""
+"""What the Dagster UI shows of an asset: rows, column schema, a preview; a one-line failure."""
 
+
+import functools
+import inspect
 
 import dagster as dg
 import duckdb
 
+from pipelines.errors import InputError
 from pipelines.warehouse import table_rows
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
@@ -36,3 +40,29 @@ def _markdown(frame) -> str:
     rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
     rows = ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in frame.iter_rows()]
     return "\n".join([header, rule, *rows])
+
+
+def input_errors_as_failures(fn):
+    """Bad input ends the step with dg.Failure(description=<the one line>), so the UI's run page
+    opens on that line rather than a stack trace; the InputError stays its cause (the command
+    line's one-line message reads it there, pipelines.cli.failure_reason)."""
+
+    def failure(error: InputError) -> dg.Failure:
+        return dg.Failure(description=f"bad input: {' '.join(str(error).split())}", allow_retries=False)
+
+    if inspect.isgeneratorfunction(fn):
+        @functools.wraps(fn)
+        def steps(*args, **kwargs):
+            try:
+                yield from fn(*args, **kwargs)
+            except InputError as error:
+                raise failure(error) from error
+        return steps
+
+    @functools.wraps(fn)
+    def step(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except InputError as error:
+            raise failure(error) from error
+    return step

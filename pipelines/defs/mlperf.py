@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
 from pipelines.ingest.report_config import mlperf_tree_roots
@@ -27,6 +27,7 @@ def _shown(root: Path, raw: Path) -> str:
                                  "the required runs, at most one failed run (four for unet3d), scaling.json applied."),
     ],
 )
+@input_errors_as_failures
 def stg_mlperf(settings: PipelineSettings):
     runs_parts, score_parts = [], []
     for root in mlperf_tree_roots(settings.raw):

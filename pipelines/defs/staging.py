@@ -6,7 +6,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.fingerprint import input_files
@@ -46,6 +46,7 @@ def _files(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
           description="The accelerator catalog (accelerators.csv): each way systems JSON name an accelerator, its model "
                       "and the cloud model it is priced as.")
+@input_errors_as_failures
 def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "accelerators.csv", "the accelerator catalog")
     frame = read_catalog_table(path).with_columns(file=pl.lit(str(path)))
@@ -55,6 +56,7 @@ def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettin
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators"], pool=POOL,
           description="The one instance catalog (instances.csv): every instance the report or the atlas prices, its "
                       "accelerators and vCPUs, linked to the accelerator catalog; typed.")
+@input_errors_as_failures
 def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "instances.csv", "the instance table")
     frame = read_instances(path)
@@ -67,6 +69,7 @@ def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings)
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings"], pool=POOL,
           description="Measured system per instance and benchmark (mappings.csv), typed.")
+@input_errors_as_failures
 def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "mappings.csv", "the instance-to-system mappings")
     frame = read_mappings(path).with_columns(file=pl.lit(str(path)))
@@ -77,6 +80,7 @@ def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) 
           description="The one price book: every price snapshot, from normalized CSVs and the providers' own price "
                       "lists, for the instances of the catalog; one USD price per (provider, region, instance_type, "
                       "pricing option, as_of), with its source and certainty.")
+@input_errors_as_failures
 def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     folder = _need(settings.raw / "prices", "a prices/ folder with at least one snapshot")
     input_files(folder)  # refuses FIFOs, dangling links and link loops, which the price reader would skip
@@ -93,6 +97,7 @@ def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores"], pool=POOL,
           description="MLPerf times to train, one row per round, system and benchmark: scored from the result trees "
                       "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
+@input_errors_as_failures
 def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from_csv = _relative(summary_results(_files(settings, "results", "*.csv")), settings.raw)
     with settings.connect() as conn:
@@ -109,6 +114,7 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
           description="Throughput a team measured itself (samples per second), typed.")
+@input_errors_as_failures
 def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     frames = [read_throughput(f).with_columns(file=pl.lit(str(f))) for f in _files(settings, "throughput", "*.csv")]
     schema = {"system": pl.Utf8, "benchmark": pl.Utf8, "samples_per_second": pl.Float64, "framework": pl.Utf8,
@@ -124,6 +130,7 @@ def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_systems", "raw_mlperf"], pool=POOL,
           description="Configuration of each measured system from its MLPerf systems JSON (systems/ and mlperf/ trees).")
+@input_errors_as_failures
 def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     files = _files(settings, "systems", "*.json") + [
         f for f in _files(settings, "mlperf", "*.json") if f.parent.name == "systems"
@@ -151,6 +158,7 @@ def _report_config(settings: PipelineSettings):
 
 @dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml: the comparisons, one row per comparison, instance and benchmark.")
+@input_errors_as_failures
 def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path, config = _report_config(settings)
     relative = str(path.relative_to(settings.raw))
@@ -174,6 +182,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
 @dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, and the "
                       "region bought in per provider (the report's and the atlas's).")
+@input_errors_as_failures
 def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path, config = _report_config(settings)
     row = pl.DataFrame([{
