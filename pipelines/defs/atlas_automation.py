@@ -20,6 +20,7 @@ import dagster as dg
 
 from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rounds_to_score
 from pipelines.defs.automation import IN_FLIGHT, regeneration
+from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.resources import PipelineSettings
 from pipelines.errors import InputError
 
@@ -62,7 +63,7 @@ def evaluate_rounds(context: dg.SensorEvaluationContext, settings: PipelineSetti
                  if graph.get(key).group_name == "atlas" and graph.get(key).partitions_def is None}
         assets, checks = regeneration(graph, roots, atlas=True)
         runs.append(dg.RunRequest(run_key="rounds-" + ",".join(sorted(prints)), asset_selection=assets,
-                                  asset_check_keys=checks))
+                                  asset_check_keys=checks, tags=WAREHOUSE_TAG))
     if not runs and not partition_requests:
         return dg.SensorResult(skip_reason=f"{len(prints)} round(s) in {settings.mlperf}, all scored as they are")
     context.log.info(f"rounds added: {added or 'none'}; removed: {removed or 'none'}; to score: {stale or 'none'}")

@@ -90,9 +90,11 @@ def atlas_round(context: dg.AssetExecutionContext, settings: PipelineSettings):
     context.log.info(f"round {key}: {scores.height} entries, {runs.height} result files ({fingerprint})")
     version = dg.DataVersion(fingerprint)
     meta = {"round_folder": dg.MetadataValue.path(str(rounds[key])), "fingerprint": fingerprint}
-    yield dg.Output(scores, "atlas_round_scores", data_version=version, metadata=meta)
-    yield dg.Output(runs, "atlas_round_runs", data_version=version, metadata=meta)
-    yield dg.Output(systems, "atlas_round_systems", data_version=version, metadata=meta)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)  # Output(data_version=...) is beta, and what fits
+        outputs = [dg.Output(frame, name, data_version=version, metadata=meta)
+                   for name, frame in zip(ROUND_TABLES, (scores, runs, systems))]
+    yield from outputs
 
 
 # ---- which rounds need scoring -------------------------------------------------------------------

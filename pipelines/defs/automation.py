@@ -47,6 +47,7 @@ from collections.abc import Iterable
 import dagster as dg
 
 from pipelines.defs.atlas_rounds import atlas_ready
+from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.raw import RAW_INPUTS, raw_fingerprint
 from pipelines.defs.resources import PipelineSettings
 
@@ -200,7 +201,7 @@ def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSe
         run_key=_run_key(instance, pending, roots),
         asset_selection=assets,
         asset_check_keys=checks,
-        tags={TAG_CHANGED: ",".join(sorted(pending))},
+        tags={TAG_CHANGED: ",".join(sorted(pending)), **WAREHOUSE_TAG},
     )
     context.log.info(f"raw inputs changed: {', '.join(sorted(pending))}; rebuilding "
                      f"{', '.join(k.to_user_string() for k in sorted(roots, key=str))} and downstream")
@@ -233,7 +234,7 @@ def daily_requests(graph, day: str, atlas: bool = False) -> list[dg.RunRequest]:
              if graph.get(key).is_materializable and key != FETCH_ASSET}
     assets, checks = regeneration(graph, roots, atlas=atlas)
     requests.append(dg.RunRequest(run_key=f"report-{day}", asset_selection=assets, asset_check_keys=checks,
-                                  tags={"pipelines/daily": day}))
+                                  tags={"pipelines/daily": day, **WAREHOUSE_TAG}))
     return requests
 
 
@@ -258,6 +259,7 @@ regenerate_automation = dg.AutomationConditionSensorDefinition(
     target=dg.AssetSelection.all(),
     default_status=dg.DefaultSensorStatus.RUNNING,
     minimum_interval_seconds=30,
+    run_tags=WAREHOUSE_TAG,
     description="Evaluates the marts' and report's automation condition (eager, blocking checks respected): "
                 "rebuilds them after an upstream asset was materialized by a run that did not include them.",
 )

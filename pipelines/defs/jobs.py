@@ -7,6 +7,7 @@ The groups follow the layers: raw, staging, marts, report, atlas.
 import dagster as dg
 
 from pipelines.defs.atlas_rounds import CORPUS, ROUND_KEYS
+from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.raw import RAW_INPUTS
 
 REPORT_GROUPS = ("staging", "marts", "report")
@@ -16,6 +17,7 @@ report_job = dg.define_asset_job(
     # The raw inputs are observed too, so the sensor knows which file contents this run read.
     selection=dg.AssetSelection.groups(*REPORT_GROUPS) | dg.AssetSelection.assets(*RAW_INPUTS),
     description="Builds the report from RAW_DIR: staging tables, marts, HTML, PDF and data exports, then publishes.",
+    tags=WAREHOUSE_TAG,
 )
 
 # The atlas, the shared staging it reads (price book, instance and accelerator catalogs, report
@@ -30,4 +32,5 @@ atlas_job = dg.define_asset_job(
     selection=ATLAS_SELECTION,
     description="The MLPerf atlas from MLPERF_DIR: scores a round partition (training_results_vX.Y) into Parquet, "
                 "then prices every stored round with the shared price book and publishes REPORTS_DIR/atlas/.",
+    tags=WAREHOUSE_TAG,
 )

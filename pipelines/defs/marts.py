@@ -32,7 +32,8 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "time_to_train")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings"], pool=POOL,
+# stg_comparisons carries the blocking coverage check: the marts wait for it (and so does the report).
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons"], pool=POOL,
           automation_condition=REGENERATE,
           description="The report's price date (report.toml, else the newest snapshot) and the snapshot before it.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
@@ -112,7 +113,7 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL, automation_condition=REGENERATE,
-          deps=list(STAGED_FILES) + ["stg_report_settings", "stg_mlperf_scores"],
+          deps=list(STAGED_FILES) + ["stg_report_settings", "stg_comparisons", "stg_mlperf_scores"],
           description="Every input file the report rests on, with its SHA-256 and the rows taken from it.")
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:

@@ -11,6 +11,9 @@ from pipelines.errors import InputError
 from pipelines.warehouse import table_rows
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
+# Every run that writes the warehouse carries this tag; runs that only score rounds into Parquet
+# do not. A run queue allowing many runs at once (Kubernetes, README) limits this tag to 1.
+WAREHOUSE_TAG = {"pipelines/warehouse": "write"}
 
 # Marts and report assets: rebuild when an upstream asset changed outside a run that already
 # included them, never on top of a failed blocking check (eager() alone ignores those checks).
