@@ -41,7 +41,7 @@ def test_outputs_exist_with_contract_columns(bundled_run):
                                "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
                                "recurring_usd_per_hour", "certainty"]
     assert set(history["pricing_model"]) == {"on_demand"}
-    assert history.height == 12  # every row of the three bundled snapshots
+    assert history.height == 26  # every row of the bundled snapshots: the report's 12 and the atlas instances' 14
 
 
 def test_exported_figures_match_the_inputs(bundled_run):
