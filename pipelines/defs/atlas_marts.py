@@ -20,8 +20,10 @@ from pipelines.metrics import atlas as metrics
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.warehouse import create_table, read_table, write_frame
 
-# The atlas rebuilds on its own only where the atlas is on (MLPERF_DIR set when the code loads).
-ATLAS_AUTOMATION = REGENERATE if Paths.from_env().mlperf_dir else None
+# The atlas's marts and publish assets are made when the definitions load (atlas_assets), not when
+# this module is imported: they rebuild on their own only where the atlas is on, MLPERF_DIR being
+# read at load (a process that loads the definitions twice, as the tests do, gets each its own).
+_ATLAS_ASSETS: list[tuple[dict, object]] = []
 
 UNPRICED_COLUMNS = ["round", "submitter", "system", "benchmark", "benchmark_model", "time_to_train_minutes",
                     "accelerator_model_name", "accelerator_model", "accelerators_total", "not_priced_because",
@@ -59,12 +61,22 @@ def _rounds(conn, settings: PipelineSettings, asset: str):
     return conn.read_parquet(round_files(settings, asset), union_by_name=True)
 
 
-def _asset(name: str, deps: list[str], description: str, kinds=("duckdb",)):
-    return dg.asset(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=POOL,
-                    automation_condition=ATLAS_AUTOMATION, description=description)
+def atlas_asset(name: str, deps: list[str], description: str, kinds=("duckdb",), pool: str | None = POOL):
+    """Register an asset of group atlas; atlas_assets() makes it when the definitions load."""
+    def register(fn):
+        _ATLAS_ASSETS.append((dict(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=pool,
+                                   description=description), fn))
+        return fn
+    return register
 
 
-@_asset("atlas_scores", ["atlas_round_scores"], "Every benchmark entry of every round in MLPERF_DIR, scored.")
+def atlas_assets() -> list[dg.AssetsDefinition]:
+    """The registered atlas assets, eager (REGENERATE) when MLPERF_DIR is set now, else manual."""
+    automation = REGENERATE if Paths.from_env().mlperf_dir else None
+    return [dg.asset(**spec, automation_condition=automation)(fn) for spec, fn in _ATLAS_ASSETS]
+
+
+@atlas_asset("atlas_scores", ["atlas_round_scores"], "Every benchmark entry of every round in MLPERF_DIR, scored.")
 @input_errors_as_failures
 def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -72,7 +84,7 @@ def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_scores", preview=True)
 
 
-@_asset("atlas_runs", ["atlas_round_runs"], "Every result file of every round in MLPERF_DIR: minutes, status, why dropped.")
+@atlas_asset("atlas_runs", ["atlas_round_runs"], "Every result file of every round in MLPERF_DIR: minutes, status, why dropped.")
 @input_errors_as_failures
 def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -80,7 +92,7 @@ def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_runs")
 
 
-@_asset("atlas_systems", ["atlas_round_systems", "stg_accelerators"],
+@atlas_asset("atlas_systems", ["atlas_round_systems", "stg_accelerators"],
         "Every systems JSON of the corpus with its accelerator catalog model and the cloud model it is priced as.",
         kinds=("duckdb", "polars"))
 @input_errors_as_failures
@@ -92,7 +104,7 @@ def atlas_systems(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_systems")
 
 
-@_asset("atlas_instances", ["stg_instances"], "The instance catalog as the atlas prices on it: cloud model, count, billing.")
+@atlas_asset("atlas_instances", ["stg_instances"], "The instance catalog as the atlas prices on it: cloud model, count, billing.")
 @input_errors_as_failures
 def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -100,7 +112,7 @@ def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_instances")
 
 
-@_asset("atlas_prices", ["stg_prices", "stg_instances", "stg_report_settings"],
+@atlas_asset("atlas_prices", ["stg_prices", "stg_instances", "stg_report_settings"],
         "The price book's on-demand history of every atlas instance, in the region it is priced in "
         "(report.toml's region of its provider, else its cheapest).", kinds=("duckdb", "polars"))
 @input_errors_as_failures
@@ -123,7 +135,7 @@ def atlas_price_date(conn):
     return conn.sql("select max(as_of) from atlas_prices").fetchall()[0][0]
 
 
-@_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices"],
+@atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices"],
         "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
         "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis.", kinds=("duckdb", "polars"))
 @input_errors_as_failures
@@ -135,7 +147,7 @@ def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_costs", preview=True)
 
 
-@_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],
+@atlas_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],
         "Every entry of the corpus the atlas cannot price, and why.", kinds=("duckdb", "polars"))
 @input_errors_as_failures
 def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:
@@ -145,7 +157,7 @@ def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_unpriced", preview=True)
 
 
-@_asset("atlas_trend", ["atlas_costs"], "The cheapest cost to train per benchmark model and round, and its change.",
+@atlas_asset("atlas_trend", ["atlas_costs"], "The cheapest cost to train per benchmark model and round, and its change.",
         kinds=("duckdb", "polars"))
 @input_errors_as_failures
 def atlas_trend(settings: PipelineSettings) -> dg.MaterializeResult:

@@ -4,7 +4,7 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
-from pipelines.defs.atlas_marts import ATLAS_AUTOMATION, ATLAS_TABLES, atlas_price_date
+from pipelines.defs.atlas_marts import ATLAS_TABLES, atlas_asset, atlas_assets, atlas_price_date
 from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
 from pipelines.defs.resources import PipelineSettings
 from pipelines.publish.from_marts import generated_on
@@ -23,8 +23,8 @@ def _price_date(settings: PipelineSettings):
         return atlas_price_date(conn)
 
 
-@dg.asset(group_name="atlas", kinds={"html", "jinja"}, deps=ATLAS_TABLES, automation_condition=ATLAS_AUTOMATION,
-          description="The atlas as one self-contained HTML page, written to the run's build folder.")
+@atlas_asset("atlas_html", ATLAS_TABLES, "The atlas as one self-contained HTML page, written to the run's build folder.",
+             kinds=("html", "jinja"), pool=None)
 def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from pipelines.atlas.build import render
     from pipelines.atlas.context import build_context
@@ -41,8 +41,8 @@ def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
         "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), price_date) / "atlas.html"))})
 
 
-@dg.asset(group_name="atlas", kinds={"pdf"}, deps=["atlas_html"], automation_condition=ATLAS_AUTOMATION,
-          description="The atlas as a tagged PDF (WeasyPrint) from the same HTML.")
+@atlas_asset("atlas_pdf", ["atlas_html"], "The atlas as a tagged PDF (WeasyPrint) from the same HTML.", kinds=("pdf",),
+             pool=None)
 def atlas_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     html_path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
     if not html_path.exists():
@@ -55,9 +55,9 @@ def atlas_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> 
                                           "bytes": len(pdf)})
 
 
-@dg.asset(group_name="atlas", kinds={"csv", "parquet"}, deps=ATLAS_TABLES, automation_condition=ATLAS_AUTOMATION,
-          description="Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, atlas_not_priced, "
-                      "atlas_trend, mlperf_runs, atlas_systems, atlas_prices) in the run's build folder.")
+@atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "
+             "atlas_not_priced, atlas_trend, mlperf_runs, atlas_systems, atlas_prices) in the run's build folder.",
+             kinds=("csv", "parquet"), pool=None)
 def atlas_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from pipelines.atlas.build import write_data
 
@@ -69,10 +69,9 @@ def atlas_data(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
                                           "path": dg.MetadataValue.path(str(folder))})
 
 
-@dg.asset(group_name="atlas", kinds={"python"}, deps=["atlas_html", "atlas_pdf", "atlas_data"],
-          automation_condition=ATLAS_AUTOMATION,
-          description="Publishes the run's atlas atomically to REPORTS_DIR/atlas/<price date>/ and "
-                      "REPORTS_DIR/atlas/latest/. A failed run never replaces a published atlas.")
+@atlas_asset("published_atlas", ["atlas_html", "atlas_pdf", "atlas_data"],
+             "Publishes the run's atlas atomically to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/. "
+             "A failed run never replaces a published atlas.", kinds=("python",), pool=None)
 def published_atlas(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     reports = _atlas_reports(settings)
     folder = build_dir(reports, context.run.run_id)
@@ -88,3 +87,9 @@ def published_atlas(context: dg.AssetExecutionContext, settings: PipelineSetting
         "data": dg.MetadataValue.path(str(target / "data")),
         "price_date": price_date.isoformat(),
     })
+
+
+@dg.definitions
+def atlas() -> dg.Definitions:
+    """The atlas's marts (atlas_marts.py) and publish assets (above), made as the definitions load."""
+    return dg.Definitions(assets=atlas_assets())
