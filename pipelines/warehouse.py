@@ -77,7 +77,7 @@ def create_table(conn: duckdb.DuckDBPyConnection, name: str, **inputs: Input) ->
     their keyword names for the statement only. The statement runs in a transaction, so a failure
     leaves the previous table in place.
     """
-    return _in_transaction(conn, name, sql_text(name), inputs)
+    return _in_transaction(conn, name, inputs)
 
 
 def write_frame(conn: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame) -> int:
@@ -85,10 +85,11 @@ def write_frame(conn: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame)
     transaction guarantee as create_table. `name` is a table name from our code, never data."""
     if not name.isidentifier():
         raise ValueError(f"not a table name: {name!r}")
-    return _in_transaction(conn, name, f"create or replace table {name} as select * from frame_in", {"frame_in": frame})
+    return _in_transaction(conn, name, {"frame_in": frame}, frame=True)
 
 
-def _in_transaction(conn: duckdb.DuckDBPyConnection, name: str, statement: str, inputs: dict[str, Input]) -> int:
+def _in_transaction(conn: duckdb.DuckDBPyConnection, name: str, inputs: dict[str, Input], frame: bool = False) -> int:
+    """sql/**/<name>.sql (or, for a frame, the frame as it is) run over the inputs in one transaction."""
     for view, value in inputs.items():
         if isinstance(value, duckdb.DuckDBPyRelation):
             value.create_view(view, replace=True)
@@ -96,7 +97,10 @@ def _in_transaction(conn: duckdb.DuckDBPyConnection, name: str, statement: str, 
             conn.register(view, value.to_arrow())
     try:
         conn.execute("begin transaction")
-        conn.execute(statement)
+        if frame:
+            conn.execute(f"create or replace table {name} as select * from frame_in")
+        else:
+            conn.execute(sql_text(name))
         kill_point(f"table:{name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
         conn.execute("commit")
     except Exception:

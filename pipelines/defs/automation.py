@@ -249,7 +249,7 @@ def daily_requests(graph, day: str, atlas: bool = False) -> list[dg.RunRequest]:
 )
 def daily_report_schedule(context: dg.ScheduleEvaluationContext, settings: PipelineSettings) -> list[dg.RunRequest]:
     return daily_requests(_graph(context), context.scheduled_execution_time.strftime("%Y-%m-%d"),
-                          atlas=atlas_ready(context.instance, settings))
+                          atlas=settings.mlperf is not None and atlas_ready(context.instance, settings))
 
 
 # ---- declarative automation --------------------------------------------------------------------
