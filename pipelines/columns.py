@@ -190,6 +190,15 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("atlas_systems", "file"): Column("the systems JSON the row was read from"),
     ("input_files", "file"): Column("the input file (under RAW_DIR), or the MLPerf tree"),
     ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv names it"),
+    ("stg_accelerators", "model"): Column("the catalog's model: one name for the ways systems JSON spell the part"),
+    ("stg_accelerators", "name_regex"): Column("regular expression searched in the simplified accelerator name of a "
+                                               "systems JSON (the first matching catalog row wins)"),
+    ("stg_accelerators", "system_regex"): Column("regular expression that must also match the simplified system "
+                                                 "name (empty: any system)"),
+    ("stg_accelerators", "memory_gb"): Column("accelerator memory the systems JSON must state for the row to match, "
+                                              "GB within 10 % (empty: any)"),
+    ("stg_report_settings", "regions"): Column("the region bought in per provider (report.toml [regions]); the "
+                                               "atlas prices in the same regions"),
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),

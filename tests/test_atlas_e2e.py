@@ -206,4 +206,5 @@ def test_without_mlperf_dir_it_says_so_in_one_line(tmp_path):
     done = make_atlas(env)
     assert done.returncode == 2
     assert done.stderr.strip() == ("error: MLPERF_DIR is not set: the atlas needs the folder holding the "
-                                   "training_results_vX.Y trees (make atlas MLPERF_DIR=<folder>, or set it for `make ui`)")
+                                   "training_results_vX.Y trees (make atlas MLPERF_DIR=<folder>, python -m pipelines.cli atlas "
+                                   "--mlperf-dir <folder>, or set it for `make ui`)")

@@ -18,7 +18,7 @@ from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths
 from tests.pipeline_runner import REPO, environment
 from tests.small_raw import write_small_raw
 
-OUTPUTS = ("RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME")
+OUTPUTS = ("RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "MLPERF_DIR", "ATLAS_ROUNDS_DIR")
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def no_settings(monkeypatch):
 
 def test_the_bundled_data_keeps_the_repo_layout(no_settings, monkeypatch):
     expected = Paths(BUNDLED_RAW, REPO_ROOT / "reports", REPO_ROOT / "warehouse" / "pipeline.duckdb",
-                     REPO_ROOT / ".dagster_home")
+                     REPO_ROOT / ".dagster_home", atlas_rounds_dir=str(REPO_ROOT / "warehouse" / "atlas_rounds"))
     assert Paths.from_env() == expected
     monkeypatch.chdir(REPO_ROOT)
     monkeypatch.setenv("RAW_DIR", "raw")  # the same folder, named relatively
@@ -40,7 +40,8 @@ def test_another_data_set_keeps_its_outputs_inside_it(no_settings, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("RAW_DIR", "my-data")
     data = tmp_path / "my-data"
-    assert Paths.from_env() == Paths(data, data / "reports", data / "warehouse" / "pipeline.duckdb", data / ".dagster_home")
+    assert Paths.from_env() == Paths(data, data / "reports", data / "warehouse" / "pipeline.duckdb", data / ".dagster_home",
+                                     atlas_rounds_dir=str(data / "warehouse" / "atlas_rounds"))
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("RAW_DIR", "~/my-data")
     assert Paths.from_env().reports_dir == data / "reports"

@@ -377,7 +377,7 @@ def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
                 break
             time.sleep(3)
         assert status == "SUCCESS", ui.log.read_text()[-3000:]
-        ui.stop(signal.SIGTERM)
+        ui.stop("sigterm")
     except BaseException:
         ui.kill()
         raise

@@ -38,7 +38,8 @@ ROUND_TABLES = {  # asset -> what one round's Parquet file holds
 }
 ROUND_KEYS = [dg.AssetKey(name) for name in ROUND_TABLES]
 NOT_SET = "MLPERF_DIR is not set: the atlas needs the folder holding the training_results_vX.Y trees " \
-          "(make atlas MLPERF_DIR=<folder>, or set it for `make ui`)"
+          "(make atlas MLPERF_DIR=<folder>, python -m pipelines.cli atlas --mlperf-dir <folder>, " \
+          "or set it for `make ui`)"
 
 
 def mlperf_dir_or_fail(settings: PipelineSettings):

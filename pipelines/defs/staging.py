@@ -6,6 +6,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from pipelines.config import BUNDLED_RAW
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.errors import InputError
@@ -48,8 +49,12 @@ def _files(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
                       "and the cloud model it is priced as.")
 @input_errors_as_failures
 def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path = _need(settings.raw / "accelerators.csv", "the accelerator catalog")
+    # Hardware facts, not a team's data: a data set without its own catalog uses the project's.
+    own = settings.raw / "accelerators.csv"
+    path = own if own.exists() or own.is_symlink() else BUNDLED_RAW / "accelerators.csv"
     frame = read_catalog_table(path).with_columns(file=pl.lit(str(path)))
+    if path != own:
+        frame = frame.with_columns(file=pl.lit("accelerators.csv (the project's catalog: the data set has none)"))
     return _load(context, settings, "stg_accelerators", accelerators_in=_relative(frame, settings.raw))
 
 
