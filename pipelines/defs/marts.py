@@ -36,7 +36,8 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 # stg_comparisons carries the blocking coverage check: the marts wait for it (and so does the report).
 @dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons"], pool=POOL,
           automation_condition=REGENERATE,
-          description="The report's price date (report.toml, else the newest snapshot) and the snapshot before it.")
+          description="The report's price date (report.toml, else the newest on-demand snapshot) and the on-demand "
+                      "snapshot before it.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         create_table(conn, "report_dates")

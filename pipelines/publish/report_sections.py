@@ -36,6 +36,9 @@ class Sources:
     @classmethod
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
                    price_history: pl.DataFrame, cost_changes: pl.DataFrame) -> Sources:
+        # the chapters' history charts and the price footnotes are the on-demand list prices; the
+        # pricing options' table has its own (pricing_option_table)
+        price_history = price_history.filter(pl.col("pricing_model") == "on_demand")
         history: dict[tuple, list] = {}
         for r in price_history.filter(pl.col("as_of") <= dates["price_date"]).sort("as_of").iter_rows(named=True):
             history.setdefault(tuple(r[k] for k in INSTANCE_KEY), []).append((r["as_of"], r["usd_per_hour"]))

@@ -1,4 +1,4 @@
--- Report-wide settings from report.toml (one row); price_date null means the newest snapshot.
+-- Report-wide settings from report.toml (one row); price_date null means the newest on-demand snapshot.
 -- regions: the region bought in per provider ([regions]), which the atlas prices in too.
 -- pricing_models: the pricing options the report shows, in order; baseline_pricing: the option savings are
 -- measured against; discounts: the user's negotiated percent off a pricing model (pipelines/metrics/pricing_options.py).
