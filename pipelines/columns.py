@@ -150,6 +150,8 @@ COLUMNS: dict[str, Column] = {
                                "less than on demand: effective committed rate / on-demand rate"),
     "break_even_runs_per_month": Column("commitments: runs a month from which one commitment costs less than on "
                                         "demand: 730 h x committed rate / (on-demand rate x hours per run)"),
+    "price_age_days": Column("days from the price's date to the report's price date", "count"),
+    "stale": Column("true when the price is older than report.toml stale_after_days (default 365) at the price date"),
     "cheapest_option": Column("true for the pricing option under which the instance trains for the least"),
     "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
     "current_cost_usd": Column("cost to train on the price date", "usd"),

@@ -1,6 +1,8 @@
 """The bundled report under every pricing option: the options in force at its price date, against
 figures worked out by hand from raw/prices/ (the arithmetic is in the comments)."""
 
+from html import unescape
+
 import polars as pl
 import pytest
 
@@ -63,3 +65,57 @@ def test_spot_row_by_hand(cost):
     assert spot["cost_to_train_usd"] == pytest.approx(5.535341, abs=1e-6)
     assert spot["savings_pct"] == pytest.approx(80.9661, abs=1e-4)
     assert spot["break_even_share"] is None
+
+
+@pytest.fixture(scope="module")
+def report_text(bundled_run):
+    from pypdf import PdfReader
+
+    pdf = " ".join(p.extract_text() for p in PdfReader(bundled_run.reports / "latest" / "report.pdf").pages)
+    return pdf, unescape((bundled_run.reports / "latest" / "report.html").read_text(encoding="utf-8"))
+
+
+def squashed(text):
+    return " ".join(text.split())
+
+
+def test_pdf_and_html_show_the_options_and_the_break_even(report_text):
+    pdf, html = report_text
+    for text in (squashed(pdf), html):
+        assert "ResNet-50: cost to train under each pricing option" in text
+        assert "ResNet-50: when a commitment costs less than on demand" in text
+        # the cheapest of every option in 8x A100 vs 8x V100, ResNet-50: a2-highgpu-8g's 3-year CUD, $4.93
+        assert "the cheapest is GCP a2-highgpu-8g (3-year commitment) at $4.93" in text
+        # p3.16xlarge 1-year RI: 15.593721 / 24.48 = 63.7 % of the term, from 391.43 runs a month
+        assert "63.7% of the term" in text and "from 391 runs a month" in text
+        assert "must restart from its last checkpoint" in text
+        # 8 on-demand prices (7 dated 2022-02-08) and 7 option prices (the four 2019 RIs old) at 2025-06-01
+        assert "price dates from 2019-04-05 to 2025-06-01; 11 of 15 prices older than 365 days" in text
+    assert "options-table" in html and "break-even-table" in html
+    assert ">stale<" in html
+
+
+def test_a_negotiated_discount_is_labelled_the_users_own(tmp_path):
+    from tests.pipeline_runner import make_dirs, run_pipeline
+
+    dirs = make_dirs(tmp_path)
+    toml = dirs.raw / "report.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[[discounts]]\nprovider = "aws"\n'
+                    'pricing_model = "on_demand"\npercent = 12\n', encoding="utf-8")
+    assert run_pipeline(dirs).success
+    cost = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv")
+    p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
+                      & (pl.col("instance_type") == "p4d.24xlarge")).row(0, named=True)
+    # 21.957642 x (1 - 0.12) = 19.322725 USD/h; x 0.479514 h = 9.265524
+    assert p4d["usd_per_hour"] == pytest.approx(19.32272496)
+    assert p4d["cost_to_train_usd"] == pytest.approx(9.265524, abs=1e-6)
+    assert p4d["whose_price"] == "own: 12% off on_demand list"
+    # the baseline p3.16xlarge too: 24.48 x 0.88 = 21.5424 x 1.187972 h = 25.591768; savings 63.7949 % as before
+    assert p4d["savings_pct"] == pytest.approx(100 * (1 - 9.265524 / 25.591768), abs=1e-4)
+    gcp = cost.filter(pl.col("instance_type") == "a2-highgpu-8g")["whose_price"].unique().to_list()
+    assert gcp == ["list"]
+    html = unescape((dirs.reports / "latest" / "report.html").read_text(encoding="utf-8"))
+    assert "own price" in html and "Your own negotiated price (own: 12% off on_demand list), not a list price" in html
+    assert "list prices except the user's own negotiated prices (12% off AWS on_demand)" in html
+    history = pl.read_csv(dirs.reports / "latest" / "data" / "price_history.csv")
+    assert 21.957642 in history["usd_per_hour"].to_list()  # the price history keeps the list prices

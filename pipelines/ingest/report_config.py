@@ -42,6 +42,7 @@ from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.tables import PROVIDERS
+from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
 from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, parse_option
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -78,7 +79,6 @@ class Discount:
 
 
 DEFAULT_RUNS_PER_MONTH = (1, 100, 1000)
-DEFAULT_STALE_AFTER_DAYS = 365
 @dataclass(frozen=True)
 class ReportConfig:
     title: str

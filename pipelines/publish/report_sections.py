@@ -10,10 +10,11 @@ import polars as pl
 
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
-from pipelines.publish.footnotes import price_note, runs_note, system_note
+from pipelines.publish.footnotes import runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 from pipelines.publish.report_changes import since
+from pipelines.publish.report_pricing import Pricing, PricingTables, option_note, price_tags, pricing_tables
 
 MAX_BARS = 25  # bars per chart
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
@@ -32,10 +33,13 @@ class Sources:
     changes: dict  # (comparison, benchmark) -> its cost_changes rows
     price_date: date
     previous_date: date | None
+    options: dict  # (comparison, benchmark) -> its cost_to_train rows of every pricing option
+    pricing: Pricing
 
     @classmethod
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
-                   price_history: pl.DataFrame, cost_changes: pl.DataFrame) -> Sources:
+                   price_history: pl.DataFrame, cost_changes: pl.DataFrame, options: pl.DataFrame | None = None,
+                   pricing: Pricing | None = None) -> Sources:
         # the chapters' history charts and the price footnotes are the on-demand list prices; the
         # pricing options' table has its own (pricing_option_table)
         price_history = price_history.filter(pl.col("pricing_model") == "on_demand")
@@ -45,6 +49,9 @@ class Sources:
         changes: dict[tuple, list] = {}
         for r in cost_changes.iter_rows(named=True):
             changes.setdefault((r["comparison"], r["benchmark"]), []).append(r)
+        by_benchmark: dict[tuple, list] = {}
+        for r in (options.iter_rows(named=True) if options is not None else ()):
+            by_benchmark.setdefault((r["comparison"], r["benchmark"]), []).append(r)
         return cls(
             systems={r["system"]: r for r in systems.iter_rows(named=True)},
             scores={(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)},
@@ -52,6 +59,7 @@ class Sources:
                          for r in price_history.iter_rows(named=True)},
             history=history, changes=changes,
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
+            options=by_benchmark, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
         )
 
 
@@ -97,6 +105,7 @@ class BenchmarkSection:
     front_sentence: str
     since: str  # what the last price snapshot changed
     missing: tuple[str, ...]  # instances without a measured result
+    pricing: PricingTables | None = None  # cost under each pricing option; None when all is on demand
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,9 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
                   if r["on_pareto_front"])
     table = cost_table(numbering.table(), short, rows, sources, numbering)
+    all_options = sources.options.get((first["comparison"], bench), [])
+    pricing = (pricing_tables(short, all_options, sources.pricing, numbering, sources.price_lines)
+               if any(r["pricing_option"] != "on_demand" for r in all_options) else None)
     return BenchmarkSection(
         heading=Heading(number, labels.benchmark(bench), f"{first['comparison']}-{bench}"),
         short=short, comparison=first["comparison_title"], table=table,
@@ -160,6 +172,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
         front=front, front_sentence=front_sentence(front, len(known)),
         since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
         missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
+        pricing=pricing,
     )
 
 
@@ -214,16 +227,16 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         system_call = numbering.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
                                      f"No measured {short} result for {r['instance_type']}: "
                                      f"{r.get('mapping_note') or 'no mapping'}.")
-    where = sources.price_lines.get((r["provider"], r["region"], r["instance_type"], r["price_as_of"]))
-    price_call = numbering.note(f"price:{r['provider']}:{r['region']}:{r['instance_type']}",
-                                price_note(r["provider"], r["region"], r["instance_type"], r["usd_per_hour"],
-                                           r["price_as_of"], r.get("price_source"), where=where))
+    price_call = option_note(r, numbering, sources.price_lines)
     cost = r["cost_to_train_usd"]
     return Row((
         Cell(label(r), subs=(accelerators,), tags=tags),
         Cell(r["system"] or "none", note=system_call, breakable=True),
         Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
-        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call),
+        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call, tags=price_tags(r),
+             subs=tuple(t for t in (
+                 f"{fmt.usd_hour(r['usd_per_accelerator_hour'])}/accelerator" if r.get("usd_per_accelerator_hour") else None,
+                 fmt.day(r["price_as_of"]) if r.get("price_as_of") else None) if t)),
         Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost),
         Cell("baseline" if r["is_baseline"] else fmt.savings(r["savings_pct"]), sort=r["savings_pct"]),
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
