@@ -179,3 +179,29 @@ def test_savings_against_the_baseline_at_its_own_pricing():
     assert base["commitment_1y"]["savings_pct"] == pytest.approx(0.0)
     # the baseline's on-demand row: 100 x (1 - 29.081555 / 17.819581) = -63.2000 %: dearer than its baseline pricing
     assert base["on_demand"]["savings_pct"] == pytest.approx(-63.2000, abs=1e-4)
+
+
+def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
+    from pipelines.publish.numbering import Numbering
+    from pipelines.publish.report_pricing import Pricing, pricing_tables
+
+    base = {"comparison": "c", "benchmark": "resnet", "position": 0, "provider": "aws", "region": "us-east-1",
+            "instance_type": "p4d", "is_baseline": True, "time_to_train_minutes": 30.0, "price_as_of": date(2026, 5, 18),
+            "price_source": "s", "whose_price": "list", "stale": False, "price_age_days": 0, "upfront_usd": None,
+            "interruption_frequency": None, "certainty": "exact", "term_years": None, "payment_option": None,
+            "offering_class": None, "break_even_share": None, "break_even_runs_per_month": None}
+    rows = [
+        {**base, "pricing_option": "on_demand", "pricing_model": "on_demand", "usd_per_hour": 20.0,
+         "cost_to_train_usd": 10.0},
+        {**base, "pricing_option": "spot", "pricing_model": "spot", "usd_per_hour": 8.0, "cost_to_train_usd": 4.0,
+         "certainty": "approximate", "interruption_frequency": "<5%"},
+    ]
+    tables = pricing_tables("ResNet-50", rows, Pricing(("on_demand", "spot"), "on_demand", (10,)), Numbering())
+    spot = tables.options.rows[0].cells[2]
+    assert spot.text == "$4.00" and spot.strong  # 8 $/h x 0.5 h, the cheapest
+    assert spot.subs == ("≈ $8.0000/h", "interrupted <5%")
+    assert "Approximate" in spot.note.text and "Spot interruption frequency: <5%" in spot.note.text
+    assert tables.options.rows[0].cells[-1].text == "Spot"
+    assert "restart from its last checkpoint" in tables.spot_note
+    assert tables.break_even is None  # no commitment: no break-even table
+    assert tables.cheapest == "AWS p4d (spot) at $4.00"

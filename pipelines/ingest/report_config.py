@@ -121,15 +121,19 @@ def _pricing(path: Path, data: dict) -> tuple[tuple[str, ...], str]:
     return models, baseline
 
 
-def _discounts(path: Path, data: dict) -> tuple[Discount, ...]:
-    raw = data.get("discounts", [])
-    if not isinstance(raw, list):
-        raise InputError(path, "discounts", "must be an array of tables ([[discounts]])")
-    out, seen = [], set()
-    for i, item in enumerate(raw):
-        where = f"discounts[{i}]"
+def _tables(path: Path, key: str, value: object) -> list[tuple[str, dict]]:
+    """An array of tables ([[key]]) as (where, table) pairs: "comparisons[0]", {...}."""
+    if not isinstance(value, list):
+        raise InputError(path, key, f"must be an array of tables ([[{key}]])")
+    for i, item in enumerate(value):
         if not isinstance(item, dict):
-            raise InputError(path, where, "must be a table")
+            raise InputError(path, f"{key}[{i}]", "must be a table")
+    return [(f"{key}[{i}]", item) for i, item in enumerate(value)]
+
+
+def _discounts(path: Path, data: dict) -> tuple[Discount, ...]:
+    out, seen = [], set()
+    for where, item in _tables(path, "discounts", data.get("discounts", [])):
         unknown = sorted(set(item) - _DISCOUNT_KEYS)
         if unknown:
             raise InputError(path, f"{where}.{unknown[0]}", "is not a discount key (provider, instance, "
@@ -219,10 +223,7 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not raw_comparisons:
         raise InputError(path, "comparisons", "must list at least one comparison")
     comparisons, seen = [], set()
-    for i, item in enumerate(raw_comparisons):
-        where = f"comparisons[{i}]"
-        if not isinstance(item, dict):
-            raise InputError(path, where, "must be a table")
+    for where, item in _tables(path, "comparisons", raw_comparisons):
         cid = item.get("id")
         if not isinstance(cid, str) or not _ID.match(cid) or cid in seen:
             raise InputError(path, f"{where}.id", f"{cid!r} must be a unique lower-case id (a-z, 0-9, -)")
