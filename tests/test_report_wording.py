@@ -24,9 +24,10 @@ PROVIDER = {"aws": "AWS", "gcp": "GCP", "azure": "Azure"}
 
 
 def _price(instance: str, on: date, raw=BUNDLED_RAW) -> float:
-    """The newest price of `instance` dated on or before `on`, read from the snapshot files."""
+    """The newest on-demand price of `instance` dated on or before `on`, read from the snapshot files."""
     rows = [r for f in sorted((raw / "prices").glob("*.csv")) for r in csv.DictReader(f.open(newline=""))
-            if r["instance_type"] == instance and date.fromisoformat(r["as_of"]) <= on]
+            if r["instance_type"] == instance and date.fromisoformat(r["as_of"]) <= on
+            and (r.get("pricing_model") or "on_demand") == "on_demand"]
     return float(max(rows, key=lambda r: r["as_of"])["usd_per_hour"])
 
 

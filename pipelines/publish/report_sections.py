@@ -8,6 +8,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.metrics.price_changes import on_demand
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.footnotes import runs_note, system_note
@@ -42,7 +43,7 @@ class Sources:
                    pricing: Pricing | None = None) -> Sources:
         # the chapters' history charts and the price footnotes are the on-demand list prices; the
         # pricing options' table has its own (pricing_option_table)
-        price_history = price_history.filter(pl.col("pricing_model") == "on_demand")
+        price_history = on_demand(price_history)
         history: dict[tuple, list] = {}
         for r in price_history.filter(pl.col("as_of") <= dates["price_date"]).sort("as_of").iter_rows(named=True):
             history.setdefault(tuple(r[k] for k in INSTANCE_KEY), []).append((r["as_of"], r["usd_per_hour"]))
