@@ -135,7 +135,8 @@ COLUMNS: dict[str, Column] = {
                                      "baseline cost / time in hours", "usd_per_hour"),
     "price_to_beat_cheapest": Column("hourly price at which this instance would train as cheaply as the cheapest: "
                                      "cheapest cost / time in hours", "usd_per_hour"),
-    "cost_rank": Column("rank by cost to train in its group, 1 the cheapest (ties share a rank)"),
+    "cost_rank": Column("rank by cost to train in its group (the atlas: round, benchmark model and division), 1 the "
+                        "cheapest (ties share a rank)"),
     "on_pareto_front": Column("true when no other row of its group is both at least as fast and as cheap, "
                               "and better in one"),
     # pricing options (pipelines/metrics/pricing_options.py)
@@ -184,7 +185,7 @@ COLUMNS: dict[str, Column] = {
     "idle_accelerators": Column("accelerators paid for but not used: instances x per instance - accelerators"),
     "accelerator_hours": Column("accelerators x time to train in hours"),
     "usd_per_accelerator_hour": Column("cost to train / accelerator-hours, US dollars", "usd"),
-    "cheapest_for_accelerator": Column("true for the cheapest row of its accelerator model in its round and model"),
+    "cheapest_for_accelerator": Column("true for the cheapest row of its accelerator model in its round, model and division"),
     "fastest": Column("true for the fastest result of its round and model"),
     "price_basis": Column("same cloud: measured on that provider's cloud; otherwise an estimate, and of which kind"),
     "measured_on_provider": Column("the provider whose cloud the result ran on (empty for on-premise results)"),

@@ -117,6 +117,27 @@ def test_ranks_cheapest_per_accelerator_fastest_and_front(ranked):
                              ("tpu_pod", "tpu-v4")]
 
 
+def test_divisions_are_ranked_apart_closed_first():
+    """v0.7 Fujitsu's open-division V100 result once ranked 7th among closed ones and was tagged the
+    cheapest of its accelerator: an open result never outranks or outshines a closed one."""
+    scores = _scores([("v2.0", "Acme", "closed_a", "resnet", 100.0), ("v2.0", "Acme", "closed_b", "resnet", 50.0),
+                      ("v2.0", "Open", "open_a", "resnet", 10.0)])
+    systems = _systems([("v2.0", "Acme", "closed_a", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+                        ("v2.0", "Acme", "closed_b", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+                        ("v2.0", "Open", "open_a", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")])
+    systems = systems.with_columns(pl.when(pl.col("system") == "open_a").then(pl.lit("open"))
+                                   .otherwise(pl.col("division")).alias("division"))
+    one = INSTANCES.filter(pl.col("provider") == "aws")
+    frame = atlas.rank(atlas.price_results(atlas.entries(scores, systems), one,
+                                           atlas.prices_in_force(PRICES, date(2025, 6, 1))))
+    # one p4de at 40 USD/h: closed_b 33.33, closed_a 66.67; open_a 6.67 but in its own division
+    assert frame.select("division", "system", "cost_rank", "cheapest_for_accelerator", "fastest").rows() == [
+        ("closed", "closed_b", 1, True, True), ("closed", "closed_a", 2, False, False),
+        ("open", "open_a", 1, True, True)]
+    trend = atlas.trend(frame)  # closed only: 40 x 50/60
+    assert trend.select("system", "cheapest_cost_usd").rows() == [("closed_b", pytest.approx(40 * 50 / 60))]
+
+
 def test_entries_that_cannot_be_priced_say_why(ranked):
     entries, frame = ranked
     why = dict(entries.select("system", "not_priced_because").rows())

@@ -10,9 +10,12 @@ accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
     USD per accelerator-hour = cost to train / accelerator-hours   (above P / c when the last
                               instance is not full: idle accelerators are paid for too)
 
-Comparable: results of the same round and the same benchmark model (quirks.benchmark_model).
-Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are computed within
-(round, benchmark_model). Across rounds, the quality target or the rules can change: the trend
+Comparable: results of the same round, the same benchmark model (quirks.benchmark_model) and the
+same division. Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are
+computed within (round, benchmark_model, division), closed before open: an open-division result
+may change the model or the training recipe, so it never outranks a closed one. An entry without
+a division gets no official score (mlperf_summarizer) and so is never priced. The trend follows
+the closed division only. Across rounds, the quality target or the rules can change: the trend
 table says where.
 
 Price basis of a row: "same cloud" when the result was measured on that provider's cloud
@@ -31,7 +34,9 @@ from pipelines.ingest.mlperf_rules import round_order
 from pipelines.metrics.cost import pareto_front
 from pipelines.metrics.price_changes import prices_in_force
 
-GROUP = ["round", "benchmark_model"]
+GROUP = ["round", "benchmark_model", "division"]
+# closed first wherever divisions are listed
+DIVISION_ORDER = pl.col("division").replace_strict({"closed": 0, "open": 1}, default=2, return_dtype=pl.Int8)
 
 # Submitters that are the cloud provider itself (a cloud result of theirs ran on that cloud).
 _PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
@@ -137,7 +142,8 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
 
 
 def rank(priced: pl.DataFrame) -> pl.DataFrame:
-    """Cost rank, cheapest per accelerator model, fastest and Pareto front within round x model."""
+    """Cost rank, cheapest per accelerator model, fastest and Pareto front within round x model x
+    division; rows ordered by round, model, division (closed first) and rank."""
     if priced.is_empty():
         return priced.with_columns(
             pl.lit(None, pl.Int64).alias("cost_rank"), pl.lit(None, pl.Boolean).alias("cheapest_for_accelerator"),
@@ -150,12 +156,13 @@ def rank(priced: pl.DataFrame) -> pl.DataFrame:
             (time == time.min().over(GROUP)).alias("fastest"),
             pareto_front(time, cost).over(GROUP).alias("on_pareto_front"),
         )
-        .sort("round", "benchmark_model", "cost_rank", "provider", "instance_type", "submitter", "system")
+        .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system")
     )
 
 
 def trend(ranked: pl.DataFrame) -> pl.DataFrame:
-    """The cheapest configuration to train each benchmark model in each round, and its change."""
+    """The cheapest closed-division configuration to train each benchmark model in each round, and
+    its change since the model's previous round (open results may change the recipe)."""
     if ranked.is_empty():
         return pl.DataFrame(schema={"benchmark_model": pl.Utf8, "round": pl.Utf8, "benchmark": pl.Utf8,
                                     "cheapest_cost_usd": pl.Float64, "submitter": pl.Utf8, "system": pl.Utf8,
@@ -163,7 +170,7 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
                                     "accelerator_model": pl.Utf8, "time_to_train_minutes": pl.Float64,
                                     "results_priced": pl.UInt32, "change_pct": pl.Float64})
     best = (
-        ranked.sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system")
+        ranked.filter(pl.col("division") == "closed").sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system")
         .group_by("benchmark_model", "round", maintain_order=True)
         .agg(
             pl.col("benchmark").first(),
