@@ -49,7 +49,8 @@ def test_publishes_html_pdf_and_csv(sample_atlas):
     scores = pl.read_csv(folder / "data/mlperf_scores.csv")
     assert scores.columns[:7] == ["round", "submitter", "system", "benchmark", "runs", "dropped_runs",
                                   "time_to_train_minutes"]
-    assert scores.height == 10 and scores["time_to_train_minutes"].null_count() == 0
+    # v1.1 NVIDIA BERT fails the official 1.1.0 checker (no weights_initialization lines): no score
+    assert scores.height == 10 and scores["time_to_train_minutes"].null_count() == 1
 
 
 @needs_sample
@@ -110,9 +111,9 @@ def test_quirk_corpus_end_to_end(tmp_path):
                       price_date=date(2025, 6, 1), generated_on=date(2026, 1, 1))
     unpriced = pl.read_csv(published / "data/atlas_not_priced.csv")
     why = {(r["system"] or r["folder"]): r["not_priced_because"] for r in unpriced.to_dicts()}
-    assert why["short_sys"].startswith("not scored: 3 result files")
-    assert why["lost_sys"] == "no systems JSON named after the system folder"
-    assert why["broken_sys"].startswith("systems JSON unusable")
+    assert "short_sys" not in why  # scored as the official summarizer scores it, the run count flagged
+    assert why["lost_sys"].startswith("not scored: the official summarizer skips this system: no systems JSON")
+    assert why["broken_sys"].startswith("not scored: the official summarizer stops on this system")
     assert why["ipu_sys"] == "no cloud instance in the atlas has Graphcore IPU GC200"
     assert "round not supported" in why["training_results_v0.6"]
     atlas = pl.read_csv(published / "data/atlas.csv")
