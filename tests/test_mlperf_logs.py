@@ -4,10 +4,14 @@ values computed by hand."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_logs import parse_result_file
+from pipelines.ingest.mlperf_logs import TOKEN, _token_lines, parse_result_file
 from pipelines.ingest.mlperf_rules import benchmark_rule
 from tests import mlperf_fixtures as fx
 
@@ -81,9 +85,21 @@ def test_run_stop_without_status_is_dropped(tmp_path):
 
 
 def test_line_cut_off_mid_json_drops_the_run_like_the_official_tool(tmp_path):
-    run = parse(tmp_path, fx.truncated_line(30.0))
+    log = fx.truncated_line(30.0)
+    # truncated_line cuts the first eval_accuracy line of the log in half
+    lineno = next(i for i, line in enumerate(fx.run_log(minutes=30.0).splitlines(), start=1) if '"eval_accuracy"' in line)
+    run = parse(tmp_path, log)
     assert not run.scored
-    assert "line " in run.reason and "cut off or invalid JSON" in run.reason
+    assert run.reason == FAILS + f"line {lineno}: cut off or invalid JSON"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", " ", "\n", "\r", "{", ":::MLLOG ", ":::MLL"]), max_size=80).map("".join),
+       block=st.integers(1, 40))
+def test_token_lines_are_the_lines_of_the_file_in_any_block_size(text, block):
+    expected = [(n, line.rstrip("\n")) for n, line in enumerate(io.StringIO(text, newline=None), start=1)
+                if TOKEN in line]
+    assert list(_token_lines(io.StringIO(text, newline=None), block_chars=block)) == expected
 
 
 def test_duplicate_run_lines_are_picked_as_the_official_summarizer_picks_them(tmp_path):
