@@ -20,7 +20,13 @@ Scores are those of the official result summarizer, mlperf-logging 4.1.68 (mlper
 olympic scoring and systems, mlperf_logs and mlperf_compliance for each run), with
 ``rule_deviation`` where that score departs from the written rules and ``official_crash`` where
 the official tool raises instead of answering (mlperf_corpus says which other entries of the same
-submitter folder that takes down). The division comes from the systems JSON.
+submitter folder that takes down).
+
+Division: ``closed`` or ``open`` from the systems JSON's ``division`` (the summarizer prints that
+field; three v0.7 files spell it ``close``: closed). An entry without one (no systems JSON, no
+such field, another value) has division None; the summarizer gives no score to the first two
+(it skips a system without JSON and stops on one without the field), so such an entry is never
+ranked among scored results.
 
 Per-benchmark facts beyond the time (throughput today, energy from power logs next) are computed
 in one place, ``BENCHMARK_FACTS``, from the same runs the time score uses.
