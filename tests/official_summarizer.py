@@ -250,10 +250,11 @@ class Comparison:
 
 
 def entry_key(row: dict) -> tuple[str, str, str]:
-    """(folder, system, benchmark) as the official tool names the entry: by its folder name where it
-    reads the folder as a benchmark folder, else by the benchmark the logs name."""
-    path = row["benchmark_path"].split("/")
-    name = path[-1] if path[-2] == row["system"] else row["benchmark"]
+    """(folder, system, benchmark) as the official tool names the entry: the benchmark folder's name
+    (``mask`` read as maskrcnn); an entry in a folder the tool does not read as a benchmark folder
+    (nested deeper, or files directly in the system folder) by its path below the system folder."""
+    inside = row["benchmark_path"].split("/")[4:]  # round/folder/results/system/...
+    name = "/".join(inside) or "."
     return row["folder"], row["system"], "maskrcnn" if name == "mask" else name
 
 
