@@ -162,40 +162,43 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
         "runs": len(files), "division": task.division, "folder": task.folder, "deviates_from_rules": False,
         "benchmark_path": path.relative_to(task.base).as_posix(), "quirk": task.quirk,
     }
-    benchmark = task.benchmark
+    benchmark, problem = task.benchmark, None
     if benchmark is None:
         benchmark, problem = quirks.logged_benchmark(files, task.round)
-        if problem is not None:
-            return row | {"reason": problem}, []
-    rule = benchmark_rule(task.round, benchmark)  # type: ignore[arg-type]
-    row |= {"benchmark": rule.benchmark, "benchmark_model": quirks.benchmark_model(task.round, rule.benchmark)}
+    if benchmark is None:
+        return row | _official_answer(task, None, [], strict) | {"reason": problem}, []
+    rule = benchmark_rule(task.round, benchmark)
     runs = [_parse(file, rule, strict) for file in files]
-    run_rows = [_run_row(task, rule.benchmark, run) for run in runs]
-    row["dropped_runs"] = sum(1 for run in runs if not run.scored)
+    row |= {"benchmark": rule.benchmark, "benchmark_model": quirks.benchmark_model(task.round, rule.benchmark),
+            "dropped_runs": sum(1 for run in runs if not run.scored)}
     for facts in BENCHMARK_FACTS:
         row |= facts(runs)
+    return row | _official_answer(task, rule, runs, strict), [_run_row(task, rule.benchmark, run) for run in runs]
+
+
+def _official_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResult], strict: bool) -> dict:
+    """The official summarizer's answer on one entry: its score and our flags, or why it has none."""
+    if task.system_crash:
+        return {"reason": f"the official summarizer stops on this system: {task.system_crash}",
+                "official_crash": task.system_crash}
+    if task.system_skipped:
+        return {"reason": f"the official summarizer skips this system: {task.system_skipped}"}
+    if task.benchmark is None and task.official_reads:
+        # a folder the summarizer takes for a benchmark it does not know: it stops on it
+        crash = f"folder {Path(task.path).name!r} is not a benchmark of {task.round}"
+        return {"reason": f"the official summarizer stops on this folder: {crash}", "official_crash": crash}
+    if not task.official_reads or rule is None:
+        return {"reason": f"{_NOT_READ} ({task.quirk})"}
     try:
-        row["scaling_factor"] = scaling_factor(path)
+        factor = scaling_factor(Path(task.path))
     except InputError as error:
         if strict:
             raise
-        return row | {"reason": f"scaling.json unusable: {error.problem}"}, run_rows
-    if task.system_crash:
-        return row | {"reason": f"the official summarizer stops on this system: {task.system_crash}",
-                      "official_crash": task.system_crash}, run_rows
-    if task.system_skipped:
-        return row | {"reason": f"the official summarizer skips this system: {task.system_skipped}"}, run_rows
-    if task.quirk is not None and task.benchmark is None and task.official_reads:
-        # a folder the summarizer takes for a benchmark it does not know: it stops on it
-        crash = f"folder {path.name!r} is not a benchmark of {task.round}"
-        return row | {"reason": f"the official summarizer stops on this folder: {crash}", "official_crash": crash}, run_rows
-    if not task.official_reads:
-        return row | {"reason": f"{_NOT_READ} ({task.quirk})"}, run_rows
-    score = score_benchmark(rule, runs, row["scaling_factor"])
-    crash = next((run.crash for run in runs if run.crash), None)
-    return row | {"time_to_train_minutes": score.minutes, "reason": score.reason,
-                  "rule_deviation": score.rule_deviation, "deviates_from_rules": score.rule_deviation is not None,
-                  "official_crash": crash}, run_rows
+        return {"reason": f"scaling.json unusable: {error.problem}", "official_crash": f"scaling.json: {error.problem}"}
+    score = score_benchmark(rule, runs, factor)
+    return {"time_to_train_minutes": score.minutes, "reason": score.reason, "scaling_factor": factor,
+            "rule_deviation": score.rule_deviation, "deviates_from_rules": score.rule_deviation is not None,
+            "official_crash": next((run.crash for run in runs if run.crash), None)}
 
 
 def _parse(file: Path, rule: BenchmarkRule, strict: bool) -> RunResult:
