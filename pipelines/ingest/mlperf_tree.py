@@ -85,14 +85,16 @@ class Task:
     system_crash: str | None = None  # why it stops on the system
 
 
-def _throughput(runs: list[RunResult]) -> dict:
+def _throughput(rule: BenchmarkRule, runs: list[RunResult]) -> dict:
     rates = [r.samples_per_second for r in runs if r.scored and r.samples_per_second is not None]
     return {"samples_per_second": sum(rates) / len(rates) if rates else None}
 
 
-# Facts computed per benchmark from the runs its time score uses: each function takes the runs
-# and returns extra columns of the score row (declare new columns in SCORES_SCHEMA).
-BENCHMARK_FACTS: tuple[Callable[[list[RunResult]], dict], ...] = (_throughput,)
+# Facts computed per benchmark from the runs its time score uses (each run's file, minutes and
+# verdict; the rule's failure allowance for olympic averaging): each function returns extra
+# columns of the score row (declare them in SCORES_SCHEMA). Energy from the power logs
+# (<benchmark>/power/<result>/, mlperf_power) goes here.
+BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = (_throughput,)
 
 
 def round_of(root: Path, explicit: str | None) -> str:
@@ -172,7 +174,7 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
     row |= {"benchmark": rule.benchmark, "benchmark_model": quirks.benchmark_model(task.round, rule.benchmark),
             "dropped_runs": sum(1 for run in runs if not run.scored)}
     for facts in BENCHMARK_FACTS:
-        row |= facts(runs)
+        row |= facts(rule, runs)
     return row | _official_answer(task, rule, runs, strict), [_run_row(task, rule.benchmark, run) for run in runs]
 
 
