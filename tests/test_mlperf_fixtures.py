@@ -119,3 +119,12 @@ def test_random_edits_get_the_official_verdict(content, round_):
     with tempfile.TemporaryDirectory() as tmp:
         path = fx.write_log(Path(tmp) / "result_0.txt", content)
         assert _verdict(path, round_, ours=True) == _verdict(path, round_, ours=False)
+
+
+def test_a_value_error_in_the_rules_fails_the_run_and_anything_else_stops_the_tool():
+    # the summarizer catches ValueError around each run (a failed run) and nothing else (it stops)
+    from pipelines.ingest.mlperf_compliance import _raised, _Rejected
+
+    assert isinstance(_raised(ValueError("math domain error"), "line 3"), _Rejected)
+    assert isinstance(_raised(TypeError("'>=' not supported"), "line 3"), OfficialCrash)
+    assert isinstance(_raised(KeyError("step_num"), "BEGIN"), OfficialCrash)

@@ -22,7 +22,10 @@ quiet=True, werror=False):
 - the log is valid when no message is left.
 Where the official checker raises instead of reporting (an ATLEAST_ONE_CHECK or BEGIN block that
 fails on a line, a rule file that does not exist) the summarizer stops on that submitter folder:
-``OfficialCrash`` carries that.
+``OfficialCrash`` carries that. A ValueError is the exception: the summarizer catches it and counts
+the run as failed, so it is a message here. (It also leaves the rest of that log's queue of rule
+files in the checker's module-level queue, to be read before the next log's; that spill-over
+depends on the file system's listing order and is not mirrored.)
 
 Speed: every snippet is compiled once per process, unknown keys are skipped with one dict
 lookup, and the log is parsed once (the official tool parses it three times and reads the YAML
@@ -58,6 +61,15 @@ class LogLine:
 
 class OfficialCrash(Exception):
     """The official tool raises here instead of judging the log: it stops on the whole folder."""
+
+
+class _Rejected(Exception):
+    """The official checker raises a ValueError, which the summarizer counts as a failed run."""
+
+
+def _raised(error: Exception, where: str) -> Exception:
+    text = f"{where}: {type(error).__name__}: {error}"
+    return _Rejected(text) if isinstance(error, ValueError) else OfficialCrash(text)
 
 
 @dataclass
@@ -190,7 +202,10 @@ def check(lines: list[LogLine], ruleset: str, parse_errors: int = 0) -> Verdict:
         config = _config(name)
         if config is None:
             raise OfficialCrash(f"the rules name {name}, which mlperf-logging does not ship")
-        _check_config(config, lines, queue, messages, verdict)
+        try:
+            _check_config(config, lines, queue, messages, verdict)
+        except _Rejected as error:
+            return Verdict(messages=[str(error)])
     verdict.messages = messages.all()
     return verdict
 
@@ -205,7 +220,7 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
                 raise config.begin.error
             exec(config.begin, state, {"loglines": lines, "s": s, "state": state})  # noqa: S102
         except Exception as error:
-            raise OfficialCrash(f"the rules' BEGIN code fails: {type(error).__name__}: {error}") from None
+            raise _raised(error, "the rules' BEGIN code fails") from None
     keys = config.keys
     reported: dict[str, list] = {name: [] for name in keys}
     for name in keys:
@@ -239,8 +254,8 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
             try:
                 met = _run(code, state, local)
             except Exception as error:
-                raise OfficialCrash(f"line {line.lineno}: the quality check {source.strip()!r} fails on "
-                                    f"{line.key} {line.value['value']!r}: {type(error).__name__}: {error}") from None
+                raise _raised(error, f"line {line.lineno}: the quality check {source.strip()!r} fails on "
+                                     f"{line.key} {line.value['value']!r}") from None
             if met:
                 if at_least_counts[line.key] == 0:
                     verdict.target_line[line.key] = line
@@ -258,7 +273,7 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
                 raise config.end_pre.error
             exec(config.end_pre, state)  # noqa: S102
         except Exception as error:
-            raise OfficialCrash(f"the rules' END code fails: {type(error).__name__}: {error}") from None
+            raise _raised(error, "the rules' END code fails") from None
     for source, code in config.end_checks:
         try:
             if not _run(code, state):
