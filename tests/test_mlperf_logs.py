@@ -94,12 +94,14 @@ def test_line_cut_off_mid_json_drops_the_run_like_the_official_tool(tmp_path):
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.lists(st.sampled_from(["a", " ", "\n", "\r", "{", ":::MLLOG ", ":::MLL"]), max_size=80).map("".join),
+@given(text=st.lists(st.sampled_from(["a", " ", "\n", "\r", "\r\n", "\xe9", "{", ":::MLLOG ", ":::MLL"]),
+                     max_size=80).map("".join),
        block=st.integers(1, 40))
 def test_token_lines_are_the_lines_of_the_file_in_any_block_size(text, block):
+    # what the official parser iterates: the file in text mode, latin-1, universal newlines
     expected = [(n, line.rstrip("\n")) for n, line in enumerate(io.StringIO(text, newline=None), start=1)
                 if TOKEN in line]
-    assert list(_token_lines(io.StringIO(text, newline=None), block_chars=block)) == expected
+    assert list(_token_lines(io.BytesIO(text.encode("latin-1")), block_bytes=block)) == expected
 
 
 def test_duplicate_run_lines_are_picked_as_the_official_summarizer_picks_them(tmp_path):

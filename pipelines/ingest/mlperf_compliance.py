@@ -48,7 +48,7 @@ RULES_PACKAGE = "mlperf_logging.compliance_checker"
 _CONFIG_NAME = re.compile(r"^training_\d+\.\d+\.\d+/[A-Za-z0-9_.-]+\.yaml$")
 
 
-@dataclass
+@dataclass(slots=True)
 class LogLine:
     """One :::MLLOG record as the official parser builds it (mutable: BEGIN code copies and edits lines)."""
 

@@ -41,6 +41,7 @@ from pipelines.ingest.mlperf_compliance import LogLine, OfficialCrash, check
 from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
 
 TOKEN = ":::MLLOG "
+_DECODER = json.JSONDecoder()
 _SHOWN_MESSAGES = 3  # of the checker's messages in a run's reason, each cut to _MESSAGE_CHARS
 _MESSAGE_CHARS = 160
 
@@ -72,7 +73,7 @@ def read_log(path: Path) -> ParsedLog:
     """Every :::MLLOG line of a result file, as the official parser reads it; unreadable -> InputError."""
     parsed = ParsedLog([], [])
     try:
-        with open(path, encoding="latin-1") as handle:
+        with open(path, "rb") as handle:
             for lineno, line in _token_lines(handle):
                 _add(parsed, lineno, line[line.rfind(TOKEN):].strip())
     except OSError as error:
@@ -80,35 +81,61 @@ def read_log(path: Path) -> ParsedLog:
     return parsed
 
 
-def _token_lines(handle, block_chars: int = 1 << 22):
-    """(line number, line) for the lines holding TOKEN, read in blocks of whole lines.
+_TOKEN_BYTES = TOKEN.encode("latin-1")
 
-    The same lines as iterating the file, found with str.find: most lines of a log are not
-    :::MLLOG lines, and skipping them in C is what makes reading fast. Memory: one block.
+
+def _breaks(data: bytes, start: int, end: int) -> int:
+    """Line breaks in data[start:end]: "\n", "\r\n" and a lone "\r" (universal newlines)."""
+    return data.count(b"\n", start, end) + data.count(b"\r", start, end) - data.count(b"\r\n", start, end)
+
+
+def _token_lines(handle, block_bytes: int = 1 << 22):
+    """(line number, line) for the lines holding TOKEN, as iterating the file in text mode gives them.
+
+    Lines end at "\n", "\r\n" or "\r" and bytes are latin-1 (as the official parser opens the
+    file). Most lines of a log are not :::MLLOG lines; finding the token with bytes.find skips
+    them in C, which is what makes reading fast. Memory: one block (plus a trailing part line).
     """
-    lineno = 1
+    lineno, carry = 1, b""
     while True:
-        block = handle.read(block_chars)
-        if not block:
-            return
-        if not block.endswith("\n"):
-            block += handle.readline()  # finish the last line (universal newlines: "\n" only)
+        chunk = handle.read(block_bytes)
+        data = carry + chunk
+        if chunk:  # cut after the last "\n": every break in data is then complete
+            cut = data.rfind(b"\n") + 1
+            data, carry = data[:cut], data[cut:]
+        if not data:
+            if not chunk:
+                return
+            continue
         pos = counted = 0
-        while (at := block.find(TOKEN, pos)) >= 0:
-            start = block.rfind("\n", 0, at) + 1
-            end = block.find("\n", at)
-            end = len(block) if end < 0 else end
-            lineno += block.count("\n", counted, start)
+        while (at := data.find(_TOKEN_BYTES, pos)) >= 0:
+            # the line around the token; a lone "\r" ends a line too (searched within the line only)
+            start = data.rfind(b"\n", 0, at) + 1
+            start = max(start, data.rfind(b"\r", start, at) + 1)
+            end = data.find(b"\n", at)
+            end = len(data) if end < 0 else end
+            cr = data.find(b"\r", at, end)
+            end = cr if cr >= 0 else end
+            lineno += _breaks(data, counted, start)
             counted = start
-            yield lineno, block[start:end]
+            yield lineno, data[start:end].decode("latin-1")
             pos = end + 1
-        lineno += block.count("\n", counted)
+        lineno += _breaks(data, counted, len(data))
+        if not chunk:
+            return
+
+
+_JSON_SPACE = " \t\n\r"
 
 
 def _add(parsed: ParsedLog, lineno: int, text: str) -> None:
     """One stripped ``:::MLLOG {...}`` line into parsed: a log line, a parse error, or a crash."""
+    body = text[len(TOKEN):]
     try:
-        record = json.loads(text[len(TOKEN):])
+        # json.loads(body) without its two whitespace regex scans (the line is stripped at its end)
+        record, end = _DECODER.raw_decode(body, len(body) - len(body.lstrip(_JSON_SPACE)))
+        if end != len(body):
+            raise json.JSONDecodeError("Extra data", body, end)
         timestamp = float(record["time_ms"])
         value = {"value": record["value"], "metadata": record["metadata"]}
         key = record["key"]
