@@ -10,7 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.mlperf_fixtures import converged, run_log, write_log, write_system_json
+from tests.mlperf_fixtures import converged, run_log, write_log, write_power_logs, write_system_json
 
 REPO = Path(__file__).resolve().parents[1]
 RESNET_5 = [30.0, 31.0, 32.0, 33.0, 40.0]  # olympic mean: (31 + 32 + 33) / 3 = 32.0
@@ -95,6 +95,13 @@ def quirk_corpus(root: Path) -> Path:
     write_logs(v10 / "Acme/results/acme_a100/ssd", ssd_v10)
     system(v30, "Acme", "acme_a100")
     write_logs(v30 / "Acme/results/acme_a100/ssd", ssd_v30)
+
+    # power logs (v4.0 on): the summarizer's energy code reads them for every run that counts; it
+    # divides by zero where the stop is logged at the start's time (Sustainable Metal Cloud v4.0)
+    for name, stop_at_start in (("smc_ok", False), ("smc_h100", True)):
+        system(v30, "Smc", name)
+        bench = write_logs(v30 / f"Smc/results/{name}/resnet", resnet_logs([40.0, 41.0, 42.0, 43.0, 44.0]))
+        write_power_logs(bench, [f"result_{i}" for i in range(5)], stop_at_start=stop_at_start)
 
     # results without a systems JSON of their name (as Alibaba v0.7): the summarizer skips them
     write_logs(v10 / "Nojson/results/lost_sys/resnet", resnet_logs())

@@ -122,6 +122,16 @@ def test_entries_the_official_tool_does_not_score_say_why(scored):
     assert spaced["official_crash"] == "systems JSON spaced_sys.json has no 'number_of_nodes' field"
 
 
+def test_power_logs_the_official_energy_code_divides_by_zero_on(scored):
+    scores, _, _ = scored
+    smc = _row(scores, "v3.0", "smc_h100", "resnet")
+    assert smc["time_to_train_minutes"] is None
+    assert smc["official_crash"] == "power/result_0/node_0.txt: ZeroDivisionError: float division by zero"
+    ok = _row(scores, "v3.0", "smc_ok", "resnet")
+    assert ok["time_to_train_minutes"] == 42.0 and ok["official_crash"].startswith(
+        "the official summarizer stops on this submitter folder (at smc_h100/resnet: power/result_0")
+
+
 def test_too_few_runs_keep_the_official_score_with_the_rule_flagged(scored):
     scores, _, _ = scored
     short = _row(scores, "v1.0", "short_sys", "resnet")

@@ -194,6 +194,19 @@ def test_stray_files_and_nested_folders_are_ignored(v10):
     assert all(f.rsplit("/", 1)[1].startswith("result_") for f in runs["run_file"])
 
 
+def test_power_logs_the_official_energy_code_cannot_read_stop_it(tmp_path):
+    v40 = tmp_path / "training_results_v4.0"
+    for system, stop_at_start in (("sys_ok", False), ("sys_smc", True)):
+        bench = fx.write_benchmark(v40, "ExampleCorp", system, "resnet",
+                                   [fx.converged(m) for m in (30.0, 31.0, 32.0, 33.0, 34.0)])
+        fx.write_power_logs(bench, [f"result_{i}" for i in range(5)], stop_at_start=stop_at_start)
+    _, scores = score_trees([v40])
+    assert only(scores, system="sys_ok")["time_to_train_minutes"] == 32.0
+    smc = only(scores, system="sys_smc")
+    assert smc["time_to_train_minutes"] is None
+    assert smc["official_crash"] == "power/result_0/node_0.txt: ZeroDivisionError: float division by zero"
+
+
 def test_runs_sorted_naturally(v10):
     fx.write_benchmark(v10, "ExampleCorp", "sys_f", "bert",
                        [fx.run_log("bert", minutes=20.0 + i, evals=[(0.73, 1.0)]) for i in range(11)])

@@ -10,6 +10,8 @@ publishes, and says where its score departs from the written rules:
   of the dropped slowest), and average the rest. More failures than allowed, or nothing left to
   average: no score.
 - scaling.json in the benchmark folder (a review-committee decision) multiplies the score.
+- A benchmark folder with ``power/`` logs: the summarizer's energy code runs on every run that
+  counts, and where it raises the summarizer stops (``power_crash``).
 - Systems: the summarizer skips a system without ``systems/<system>.json``. It stops with an
   error on a file that is not JSON, lacks a field its table prints, or has counts that are not
   whole numbers (it means to skip the first two, but its error handling raises) (``official_system``).
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_logs import RunResult
+from pipelines.ingest.mlperf_logs import RunResult, read_log
 from pipelines.ingest.mlperf_rules import BenchmarkRule
 from pipelines.ingest.systems_json import PLACEHOLDERS
 
@@ -84,9 +86,6 @@ def olympic_mean(times: list[float], failures: int, max_failures: int) -> float 
 
 def score_benchmark(rule: BenchmarkRule, runs: list[RunResult], factor: float = 1.0) -> Score:
     """The summarizer's score of one benchmark folder (``factor``: its scaling.json)."""
-    crashed = next((run for run in runs if run.crash), None)
-    if crashed is not None:
-        return Score(None, f"the official summarizer stops on {Path(crashed.path).name}: {crashed.crash}")
     failures = sum(1 for run in runs if not run.scored)
     if failures > rule.max_failures:
         first = next(run for run in runs if not run.scored)
@@ -149,3 +148,65 @@ def official_system(path: Path) -> OfficialSystem:
             return OfficialSystem(division, submitter,
                                   crash=f"systems JSON {path.name} ({values}): {type(error).__name__}: {error}")
     return OfficialSystem(division, submitter)
+
+
+def power_crash(benchmark_dir: Path, runs: list[RunResult]) -> str | None:
+    """Where the summarizer's energy code raises on a benchmark folder with ``power/`` (it then stops).
+
+    For every run that counts it reads ``power/<result>/node_*.txt`` (at least one) and
+    ``sw_*.txt`` and integrates the power readings between power_measurement_start and _stop.
+    Mirrored only to know whether that raises: no node file, no start, a stop at the start's
+    timestamp (ZeroDivisionError, the v4.0 Sustainable Metal Cloud logs), values that are not
+    numbers. The energy figure itself belongs to the power-log module, not here.
+    """
+    if not (benchmark_dir / "power").is_dir():
+        return None
+    for run in runs:
+        if not run.scored:
+            continue
+        name = Path(run.path).name.split(".")[0]
+        folder = benchmark_dir / "power" / name
+        nodes = sorted(folder.glob("node_*.txt"))
+        if not nodes:
+            return f"power/{name} has no node_*.txt (AssertionError)"
+        for path, integrate in [(p, _node_energy) for p in nodes] + [(p, _switch_energy) for p in sorted(folder.glob("sw_*.txt"))]:
+            parsed = read_log(path)
+            try:
+                if parsed.crash:
+                    raise ValueError(parsed.crash)
+                integrate(parsed.lines, run.minutes * 60_000)  # type: ignore[operator]
+            except Exception as error:  # noqa: BLE001 - any error stops the official tool
+                return f"power/{name}/{path.name}: {type(error).__name__}: {error}"
+    return None
+
+
+def _node_energy(lines: list, time_ms: float) -> float:
+    """The summarizer's _compute_power_node, step for step (so it raises where that raises)."""
+    prev = last = start = stop = 0.0
+    energy, efficiency, started, stopped = 0.0, 1.0, False, False
+    for line in sorted(lines, key=lambda line: line.timestamp):
+        if line.key == "power_measurement_start":
+            start = prev = line.timestamp
+            started = True
+        if line.key == "power_reading" and not stopped and started:
+            energy += line.value["value"] * (line.timestamp - prev)
+            prev, last = line.timestamp, max(last, line.timestamp)
+        if line.key == "power_measurement_stop":
+            stop, stopped = line.timestamp, True
+        if line.key == "conversion_eff":
+            efficiency = line.value["value"]
+    if not started:
+        raise ValueError("Power start timestamp not found")
+    return efficiency * energy * time_ms / ((stop if stopped else last) - start) / 1000
+
+
+def _switch_energy(lines: list, time_ms: float) -> float:
+    """The summarizer's _compute_power_sw, step for step."""
+    power, efficiency = 0, 1.0
+    for line in lines:
+        if line.key == "conversion_eff":
+            efficiency = line.value["value"]
+        if line.key == "interconnect_power_est":
+            power = line.value["value"]
+            break
+    return efficiency * power * time_ms / 1000

@@ -47,7 +47,7 @@ from pipelines.errors import InputError
 from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
 from pipelines.ingest.mlperf_rules import BenchmarkRule, benchmark_name, benchmark_rule, normalize_round
-from pipelines.ingest.mlperf_summarizer import official_system, scaling_factor, score_benchmark
+from pipelines.ingest.mlperf_summarizer import official_system, power_crash, scaling_factor, score_benchmark
 
 RUNS_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
@@ -191,6 +191,10 @@ def _official_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResul
         return {"reason": f"the official summarizer stops on this folder: {crash}", "official_crash": crash}
     if not task.official_reads or rule is None:
         return {"reason": f"{_NOT_READ} ({task.quirk})"}
+    crash = next((f"{Path(run.path).name}: {run.crash}" for run in runs if run.crash), None) \
+        or power_crash(Path(task.path), runs)
+    if crash:
+        return {"reason": f"the official summarizer stops on this benchmark folder: {crash}", "official_crash": crash}
     try:
         factor = scaling_factor(Path(task.path))
     except InputError as error:
@@ -199,8 +203,7 @@ def _official_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResul
         return {"reason": f"scaling.json unusable: {error.problem}", "official_crash": f"scaling.json: {error.problem}"}
     score = score_benchmark(rule, runs, factor)
     return {"time_to_train_minutes": score.minutes, "reason": score.reason, "scaling_factor": factor,
-            "rule_deviation": score.rule_deviation, "deviates_from_rules": score.rule_deviation is not None,
-            "official_crash": next((run.crash for run in runs if run.crash), None)}
+            "rule_deviation": score.rule_deviation, "deviates_from_rules": score.rule_deviation is not None}
 
 
 def _parse(file: Path, rule: BenchmarkRule, strict: bool) -> RunResult:
