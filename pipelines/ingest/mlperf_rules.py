@@ -46,8 +46,10 @@ class Target:
     expression: str
 
     def describe(self) -> str:
-        """The checker's expression, readable: v['value']['FID'] -> FID, v['value'] -> the key."""
-        text = re.sub(r"v\['value'\]\['(\w+)'\]", r"\1", self.expression.strip())
+        """The checker's expression, readable: v['value']['FID'] -> FID, v['value'] -> the key,
+        s['global_batch_size'] (a value logged earlier) -> global_batch_size."""
+        text = re.sub(r"[vs]\['value'\]\['(\w+)'\]|s\['(\w+)'\]", lambda m: m.group(1) or m.group(2),
+                      self.expression.strip())
         return text.replace("v['value']", self.key.removeprefix("aggregated_"))
 
 
