@@ -84,7 +84,8 @@ class Verdict:
 
 
 class _Broken:
-    """A snippet that does not compile: it raises when run, where the official eval would."""
+    """A snippet that does not compile. eval/exec refuse it with TypeError where the official eval
+    raises SyntaxError: the same handling follows (a message, or a stop: neither is a ValueError)."""
 
     def __init__(self, error: SyntaxError):
         self.error = error
@@ -95,12 +96,6 @@ def _compile(source: str, mode: str) -> CodeType | _Broken:
         return compile(source.strip(), "<mlperf-logging rule>", mode)
     except SyntaxError as error:
         return _Broken(error)
-
-
-def _run(code: CodeType | _Broken, globals_: dict, locals_: dict | None = None):
-    if isinstance(code, _Broken):
-        raise code.error
-    return eval(code, globals_, locals_)  # noqa: S307 - the rules of the installed mlperf-logging package
 
 
 def _compile_list(tests) -> tuple[tuple[str, CodeType | _Broken], ...]:
@@ -216,9 +211,7 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
     state = {"enqueue_config": queue.append, "s": s, "is_integer": is_integer, "math": math}
     if config.begin is not None:
         try:
-            if isinstance(config.begin, _Broken):
-                raise config.begin.error
-            exec(config.begin, state, {"loglines": lines, "s": s, "state": state})  # noqa: S102
+            exec(config.begin, state, {"loglines": lines, "s": s, "state": state})  # type: ignore[arg-type]  # noqa: S102
         except Exception as error:
             raise _raised(error, "the rules' BEGIN code fails") from None
     keys = config.keys
@@ -228,15 +221,14 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
     at_least_counts: dict[str, int] = {}
     executed: set[str] = set()
     first_seen: set[str] = set()
-    for line in lines:
-        try:
-            rule = keys.get(line.key)
-        except TypeError:  # a key that is a JSON list or object: the official lookup fails the same way
-            continue
-        if rule is None:
-            continue  # a key these rules do not name is allowed
-        reported[line.key].append(line.value["value"])
-        local = {"ll": line, "v": line.value}
+    try:
+        named = [line for line in lines if line.key in keys]  # a key these rules do not name is allowed
+    except TypeError:  # a key that is a JSON list or object: the official lookup skips it the same way
+        named = [line for line in lines if isinstance(line.key, str) and line.key in keys]
+    for line in named:
+        rule = keys[line.key]
+        value = line.value
+        reported[line.key].append(value["value"])
         if line.key not in executed:
             if rule.pre is not None:
                 _exec(rule.pre, state, line, messages, "PRE")
@@ -249,17 +241,16 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
             for source, code in rule.first_checks:
                 _eval_check(source, code, state, line, messages)
         if rule.at_least_one is not None:
-            at_least_counts.setdefault(line.key, 0)
             source, code = rule.at_least_one
             try:
-                met = _run(code, state, local)
+                met = eval(code, state, {"ll": line, "v": value})  # type: ignore[arg-type]  # noqa: S307
             except Exception as error:
                 raise _raised(error, f"line {line.lineno}: the quality check {source.strip()!r} fails on "
-                                     f"{line.key} {line.value['value']!r}") from None
-            if met:
-                if at_least_counts[line.key] == 0:
-                    verdict.target_line[line.key] = line
-                at_least_counts[line.key] += 1
+                                     f"{line.key} {value['value']!r}") from None
+            count = at_least_counts.get(line.key, 0)
+            if met and count == 0:
+                verdict.target_line[line.key] = line
+            at_least_counts[line.key] = count + bool(met)
         if "submission_" in line.key:
             executed.add(line.key)
     for name, count in at_least_counts.items():
@@ -269,14 +260,12 @@ def _check_config(config: _Config, lines: list[LogLine], queue: list[str], messa
     _check_occurrences(keys, reported, messages)
     if config.end_pre is not None:
         try:
-            if isinstance(config.end_pre, _Broken):
-                raise config.end_pre.error
-            exec(config.end_pre, state)  # noqa: S102
+            exec(config.end_pre, state)  # type: ignore[arg-type]  # noqa: S102
         except Exception as error:
             raise _raised(error, "the rules' END code fails") from None
     for source, code in config.end_checks:
         try:
-            if not _run(code, state):
+            if not eval(code, state):  # type: ignore[arg-type]  # noqa: S307
                 messages.put(f"failed test: {source.strip()}")
         except Exception:
             messages.put(f"Failed executing CHECK code: {source.strip()}")
@@ -311,16 +300,14 @@ def _check_occurrences(keys: dict[str, _Key], reported: dict[str, list], message
 
 def _exec(code, state: dict, line: LogLine, messages: _Messages, action: str) -> None:
     try:
-        if isinstance(code, _Broken):
-            raise code.error
-        exec(code, state, {"ll": line, "v": line.value})  # noqa: S102
+        exec(code, state, {"ll": line, "v": line.value})  # noqa: S102 - the installed package's rules
     except Exception:
         messages.put(f"Failed executing {action} code triggered by line {line.lineno}", key=line.key)
 
 
 def _eval_check(source: str, code, state: dict, line: LogLine, messages: _Messages) -> None:
     try:
-        if not _run(code, state, {"ll": line, "v": line.value}):
+        if not eval(code, state, {"ll": line, "v": line.value}):  # noqa: S307
             messages.put(f"CHECK for '{line.key}' failed in line {line.lineno}: {source.strip()}", key=line.key)
     except Exception:
         messages.put(f"Failed executing CHECK code: {source.strip()} (line {line.lineno})", key=line.key)

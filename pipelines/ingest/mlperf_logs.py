@@ -75,7 +75,7 @@ def read_log(path: Path) -> ParsedLog:
     try:
         with open(path, "rb") as handle:
             for lineno, line in _token_lines(handle):
-                _add(parsed, lineno, line[line.rfind(TOKEN):].strip())
+                _add(parsed, lineno, line)
     except OSError as error:
         raise InputError(path, None, f"cannot read result file: {error.strerror or error}") from None
     return parsed
@@ -84,43 +84,27 @@ def read_log(path: Path) -> ParsedLog:
 _TOKEN_BYTES = TOKEN.encode("latin-1")
 
 
-def _breaks(data: bytes, start: int, end: int) -> int:
-    """Line breaks in data[start:end]: "\n", "\r\n" and a lone "\r" (universal newlines)."""
-    return data.count(b"\n", start, end) + data.count(b"\r", start, end) - data.count(b"\r\n", start, end)
-
-
 def _token_lines(handle, block_bytes: int = 1 << 22):
-    """(line number, line) for the lines holding TOKEN, as iterating the file in text mode gives them.
+    """(line number, ``:::MLLOG ...`` stripped) for the lines holding TOKEN, from the last TOKEN on,
+    as the official parser cuts the lines of the file iterated in text mode.
 
-    Lines end at "\n", "\r\n" or "\r" and bytes are latin-1 (as the official parser opens the
-    file). Most lines of a log are not :::MLLOG lines; finding the token with bytes.find skips
-    them in C, which is what makes reading fast. Memory: one block (plus a trailing part line).
+    Lines end at "\n", "\r\n" or "\r" (universal newlines, which bytes.splitlines splits on) and
+    bytes are latin-1, as the official parser opens the file. Splitting and the token test run in
+    C; only :::MLLOG lines are decoded. Memory: one block (plus a trailing part line).
     """
-    lineno, carry = 1, b""
+    lineno, carry = 0, b""
     while True:
         chunk = handle.read(block_bytes)
         data = carry + chunk
-        if chunk:  # cut after the last "\n": every break in data is then complete
+        if chunk:  # cut after the last "\n": every line break in data is then complete
             cut = data.rfind(b"\n") + 1
             data, carry = data[:cut], data[cut:]
-        if not data:
-            if not chunk:
-                return
-            continue
-        pos = counted = 0
-        while (at := data.find(_TOKEN_BYTES, pos)) >= 0:
-            # the line around the token; a lone "\r" ends a line too (searched within the line only)
-            start = data.rfind(b"\n", 0, at) + 1
-            start = max(start, data.rfind(b"\r", start, at) + 1)
-            end = data.find(b"\n", at)
-            end = len(data) if end < 0 else end
-            cr = data.find(b"\r", at, end)
-            end = cr if cr >= 0 else end
-            lineno += _breaks(data, counted, start)
-            counted = start
-            yield lineno, data[start:end].decode("latin-1")
-            pos = end + 1
-        lineno += _breaks(data, counted, len(data))
+        lines = data.splitlines()
+        for offset, line in enumerate(lines, start=lineno + 1):
+            at = line.rfind(_TOKEN_BYTES)  # what precedes the last token is dropped, as the official re.sub does
+            if at >= 0:
+                yield offset, line[at:].decode("latin-1").strip()
+        lineno += len(lines)
         if not chunk:
             return
 
