@@ -1,23 +1,78 @@
-# Two commands on a fresh machine: `make report` (set up, then build the report from raw/)
-# and `make test`. Everything installs into .venv from pinned versions.
+# `make report` on a fresh clone: sets up .venv (runtime packages, pinned), builds the report of
+# the bundled data and says where it is. `make test` adds the test packages and runs the tests.
+# Every target that runs the pipeline is a command of `python -m pipelines.cli` (--help lists them).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
-export DAGSTER_HOME ?= $(CURDIR)/.dagster_home
 UI_HOST ?= 127.0.0.1
 UI_PORT ?= 3000
 
-.PHONY: setup system-deps report test ui bench atlas clean
+.PHONY: venv venv-test setup system-deps report atlas prices ui test bench clean clean-venv FORCE
 
-$(STAMP): pyproject.toml constraints.txt
+# ---- the virtual environment ----------------------------------------------------------------------
+# .venv is made by one interpreter for one set of pins: when either changes (another PYTHON, a new
+# Python release, an edited constraints.txt) it is deleted and made again from scratch. Each step
+# leaves a stamp named after that key only when it finished, so a failed or interrupted set-up is
+# redone on the next run, never taken for a working one. `make -o venv <target>` skips the set-up
+# (the tests do, to run targets in an environment prepared otherwise).
+VENV_KEY := $(shell { $(PYTHON) -c 'import sys; print(sys.version, sys.executable)' 2>&1; cat constraints.txt; } | cksum | cut -d' ' -f1)
+MADE := $(VENV)/.made-$(VENV_KEY)
+RUNTIME := $(VENV)/.runtime-$(VENV_KEY)
+TESTING := $(VENV)/.test-$(VENV_KEY)
+
+$(MADE):
+	@command -v $(PYTHON) >/dev/null || { echo "setup: $(PYTHON) not found. Install Python 3.11 or run make PYTHON=<python3.11>." >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(None if sys.version_info[:2] == (3, 11) else "setup: the pipeline needs Python 3.11; $(PYTHON) is " + sys.version.split()[0] + ". Install 3.11 or run make PYTHON=<python3.11>.")'
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
 
-setup: $(STAMP)
+# runtime packages only (make report, make ui); reinstalled in place when pyproject.toml changes
+$(RUNTIME): $(MADE) pyproject.toml
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
+	touch $@
 
+# plus the test packages (pytest, Playwright, the official MLPerf summarizer, pandas for bench)
+$(TESTING): $(RUNTIME)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
+	touch $@
+
+venv: $(RUNTIME)
+venv-test: $(TESTING)
+setup: venv
+
+# Remove the virtual environment (make clean keeps it); the next target makes it again.
+clean-venv:
+	rm -rf $(VENV)
+
+# ---- the pipeline ------------------------------------------------------------------------------------
+report: venv
+	$(BIN)/python -m pipelines.cli report
+
+# The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>
+atlas: venv
+	$(BIN)/python -m pipelines.cli atlas
+
+# Today's price lists into RAW_DIR/prices (needs the internet; GCP needs GCP_API_KEY).
+prices: venv
+	$(BIN)/python -m pipelines.cli prices fetch
+
+# The UI runs until stopped: Ctrl-C, or SIGTERM/SIGINT/SIGHUP to make, stops everything it started.
+# make forwards SIGTERM to its recipe but SIGINT to nobody; on either it deletes the target file
+# of the recipe it interrupts, and the UI stops when that file goes (pipelines/ui.py). `exec`: the
+# UI is make's own child, not a shell's that would die alone.
+UI_RUNNING := .ui-$(UI_PORT).pid
+ui: $(UI_RUNNING)
+$(UI_RUNNING): venv FORCE
+	@exec $(BIN)/python -m pipelines.cli ui --host '$(UI_HOST)' --port '$(UI_PORT)' --stop-file '$@'
+
+# The data set's published reports and warehouse (of RAW_DIR: the bundled data by default); the
+# command needs no package beyond Python's own, so it runs before any set-up too.
+clean:
+	$(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON)) -m pipelines.cli clean
+
+# ---- tests and benchmarks --------------------------------------------------------------------------
 # Debian packages: WeasyPrint's fonts and harfbuzz subsetting, chromium for the browser tests.
 system-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -26,21 +81,8 @@ system-deps:
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi; \
 	else echo "system-deps: not root or no apt-get; install chromium libharfbuzz-subset0 fonts-dejavu-core yourself"; fi
 
-report: $(STAMP)
-	$(BIN)/python -m pipelines.cli report
-
-test: $(STAMP) system-deps
+test: venv-test system-deps
 	$(BIN)/python -m pytest -q
 
-ui: $(STAMP)
-	UI_HOST=$(UI_HOST) UI_PORT=$(UI_PORT) bash scripts/ui.sh
-
-bench: $(STAMP)
+bench: venv-test
 	$(BIN)/python -m bench
-
-# The MLPerf price-performance atlas: make atlas MLPERF_DIR=<folder with training_results_v0.7 ... v5.1>
-atlas: $(STAMP)
-	$(BIN)/python -m pipelines.atlas --mlperf-dir "$(MLPERF_DIR)"
-
-clean:
-	rm -rf reports/2* reports/latest reports/index.html reports/.build reports/.store warehouse

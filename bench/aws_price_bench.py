@@ -2,10 +2,14 @@
 
     python -m bench.aws_price_bench [--repeats 3] [--size-gb 1.0]
 
-Three measurements, each in a fresh subprocess so its peak RSS (VmHWM, interpreter and
-imports included) is its own: (a) our read_price_file (kept rows only), (b) DuckDB
-`select count(*) from read_csv(...)` with the same dialect options (the floor for any reader
-that has to tokenize the file), (c) pandas read_csv of the whole file, then the same filter.
+The file holds on-demand rows and reserved terms as AWS lists them (per product 1 OnDemand row
+and 12 reserved terms in 20 rows). Three measurements, each in a fresh subprocess so its peak RSS
+(VmHWM, interpreter and imports included) is its own: (a) our read_price_file (every pricing
+model of the file: on-demand and reserved price rows of our five instances, 5 x 13 = 65), (b)
+DuckDB `select count(*) from read_csv(...)` with the same dialect options (the floor for any
+reader that has to tokenize the file), (c) pandas read_csv of the whole file, then the same
+filter and the same pairing of each reserved term's Hrs and Upfront Fee rows. Each run's kept
+rows are checked against the 65 the file was written with.
 Runs are interleaved and the file is read once beforehand, so every run sees a warm page cache.
 Time is measured in the worker around the read only (not interpreter start-up).
 Goals: (a) within 1.5x of (b), peak memory under 1 GB.
@@ -32,6 +36,7 @@ OUT = REPO_ROOT / "bench" / "out"
 REFERENCE = "DuckDB count(*) over read_csv"
 GOAL_RATIO = 1.5
 GOAL_PEAK_MIB = 1024
+EXPECTED_ROWS = 65  # 5 instances x (1 on-demand + 12 reserved terms), as bench/gen_aws_price_csv.py writes them
 
 
 # --- workers (run in a fresh interpreter) -------------------------------------------------------
@@ -69,18 +74,23 @@ def _work_duckdb(path: str) -> None:
 def _work_pandas(path: str) -> None:
     import pandas as pd
 
+    from bench.gen_aws_price_csv import OUR_INSTANCES
+
     start = time.perf_counter()
     df = pd.read_csv(path, skiprows=5, dtype=str, keep_default_na=False)  # "NA" is a value here
     kept = df[
-        (df["TermType"] == "OnDemand") & (df["Unit"] == "Hrs")
+        df["TermType"].isin(["OnDemand", "Reserved"]) & df["Unit"].isin(["Hrs", "Quantity"])
         & df["Product Family"].isin(["Compute Instance", "Compute Instance (bare metal)"])
         & (df["Operating System"] == "Linux") & (df["Pre Installed S/W"] == "NA")
         & (df["License Model"] == "No License required") & (df["Tenancy"] == "Shared")
         & (df["CapacityStatus"] == "Used") & df["usageType"].str.contains("BoxUsage", na=False)
-        & df["Instance Type"].isin(["p4d.24xlarge", "p3dn.24xlarge", "p3.16xlarge", "dl1.24xlarge", "p5.48xlarge"])
-    ]
-    kept = kept[kept["PricePerUnit"].astype(float) > 0]
-    _report(start, len(kept))
+        & df["MarketOption"].isin(["", "OnDemand"]) & df["Instance Type"].isin(list(OUR_INSTANCES))
+    ].copy()
+    kept["price"] = kept["PricePerUnit"].astype(float)
+    years = kept["LeaseContractLength"].map({"1yr": 1, "3yr": 3})
+    kept["hourly"] = kept["price"].where(kept["Unit"] == "Hrs", kept["price"] / (years * 8760))
+    terms = kept.groupby(["SKU", "OfferTermCode"])["hourly"].sum()  # Hrs + Upfront Fee / term hours
+    _report(start, int((terms > 0).sum()))
 
 
 def _report(start: float, rows: int) -> None:
@@ -137,7 +147,7 @@ def measure(repeats: int = 3, size_gb: float = 1.0) -> list[dict]:
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = OUT if OUT.is_dir() else Path(tmp)
-        path = folder / f"aws_ec2_us-east-1_{size_gb:g}gb.csv"
+        path = folder / f"aws_ec2_us-east-1_{size_gb:g}gb_with_reserved.csv"  # the name says the row mix
         if not path.exists():
             generate(path, size_gb)
         _warm(path)
@@ -146,6 +156,10 @@ def measure(repeats: int = 3, size_gb: float = 1.0) -> list[dict]:
             for kind in WORKERS:  # interleaved, so drift hits every reader alike
                 runs[kind].append(_run_worker(kind, path))
         file_gb = path.stat().st_size / 1e9
+    for kind in ("ours", "pandas"):
+        wrong = [r["rows"] for r in runs[kind] if r["rows"] != EXPECTED_ROWS]
+        if wrong:
+            raise RuntimeError(f"{kind} kept {wrong[0]} price rows, the file holds {EXPECTED_ROWS}")
     ref_median, ref_spread, ref_peak = _summary(runs["duckdb"])
     rows = []
     for kind, name in (("ours", f"ingest {_label(size_gb)} AWS price CSV"),

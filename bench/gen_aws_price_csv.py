@@ -2,13 +2,15 @@
 
 Real us-east-1 files are GBs; the benchmark needs one without the network. DuckDB builds every
 row from its row number (no Python loop per row) and COPY writes it, quoted like AWS writes
-(every value quoted, empty values bare). The mix follows the real file: per product one
-OnDemand row and eight Reserved rows; products vary the operating system (Linux, Windows,
-RHEL, SUSE, Ubuntu Pro, RHEL HA), pre-installed SQL, tenancy (Shared, Dedicated, Host) and
-capacity status (Used, Unused/Allocated capacity reservation, the last at price zero); a tenth
-of the products are non-instance rows (data transfer, storage, IP addresses). The project's
-five AWS instances come first with their 2025-06-01 list prices, so exactly one kept row each;
-the rest are synthetic instance types.
+(every value quoted, empty values bare). The mix follows the real file: per product one OnDemand
+row and the reserved terms as AWS lists them, twelve terms (1yr/3yr x standard/convertible x
+No/Partial/All Upfront) in twenty rows: an Hrs row per term and an "Upfront Fee" row (Unit
+Quantity) for the Partial and All Upfront ones, both under the term's OfferTermCode. Products vary
+the operating system (Linux, Windows, RHEL, SUSE, Ubuntu Pro, RHEL HA), pre-installed SQL,
+tenancy (Shared, Dedicated, Host) and capacity status (Used, Unused/Allocated capacity
+reservation, the last at price zero); a tenth of the products are non-instance rows (data
+transfer, storage, IP addresses). The project's five AWS instances come first with their
+2025-06-01 list prices, so each has one kept on-demand row and twelve kept reserved terms.
 
     python -m bench.gen_aws_price_csv OUT.csv --size-gb 1.0
 """
@@ -39,15 +41,16 @@ OUR_INSTANCES = {
 }
 
 VARIANTS = 108  # 6 operating systems x 2 pre-installed software x 3 tenancies x 3 capacity statuses
-ROWS_PER_PRODUCT = 9  # 1 OnDemand + 8 Reserved
+ROWS_PER_PRODUCT = 21  # 1 OnDemand + 12 reserved terms in 20 rows
+RESERVED_TERMS_PER_PRODUCT = 12
 
 _ROWS_SQL = """
 with base as (
     select i,
-        i % 9 as slot,
-        (i // 9) % 108 as v,
-        (i // 9) // 108 as f,
-        i // 9 as p
+        i % 21 as slot,
+        (i // 21) % 108 as v,
+        (i // 21) // 108 as f,
+        i // 21 as p
     from range($n) t(i)
 ), product as (
     select *,
@@ -61,6 +64,13 @@ with base as (
         end as itype,
         case when f < len($our_types) then $our_prices[f + 1] else 0.05 + (f % 97) * 0.173 end as base_price
     from base
+), termed as (
+    -- slot 0: on-demand; slots 1-20: four (lease, class) groups g of five rows k:
+    -- No Upfront Hrs, Partial Upfront Hrs and Fee, All Upfront Hrs (0) and Fee
+    select *,
+        (slot - 1) // 5 as g,
+        (slot - 1) % 5 as k
+    from product
 ), priced as (
     select *,
         ['Linux','Windows','RHEL','SUSE','Ubuntu Pro','Red Hat Enterprise Linux with HA'][os_i + 1] as os,
@@ -68,34 +78,48 @@ with base as (
         ['Shared','Dedicated','Host'][ten_i + 1] as tenancy,
         ['Used','UnusedCapacityReservation','AllocatedCapacityReservation'][cap_i + 1] as cap,
         slot = 0 as on_demand,
+        slot > 0 and k in (2, 4) as fee,
+        ['1yr','3yr'][g % 2 + 1] as lease,
+        g % 2 * 2 + 1 as years,
+        ['standard','convertible'][g // 2 + 1] as offering,
+        ['No Upfront','Partial Upfront','Partial Upfront','All Upfront','All Upfront'][k + 1] as purchase,
+        [0.70, 0.45, 0.78, 0.55][g + 1] as discount,
         upper(substr(md5('sku' || p::varchar), 1, 16)) as sku,
         case when slot = 0 then 'JRTCKXETXF'
-             else ['4NA7Y494T4','38NPMPTW36','6QCMYABX3D','7NE97W5U4E','BPH4J8HBKS','CUZHX8X6JH','HU7G6KETJZ','MZU6U2429S'][slot] end as term,
+             else ['4NA7Y494T4','HU7G6KETJZ','6QCMYABX3D','BPH4J8HBKS','38NPMPTW36','NQ3QZPMQV9',
+                   '7NE97W5U4E','CUZHX8X6JH','VJWZNREJX2','Z2E3P23VKM','R5XV2EPZQZ','MZU6U2429S'][g * 3 + [0, 1, 1, 2, 2][k + 1] + 1]
+        end as term
+    from termed
+), costed as (
+    select *,
         case when cap_i = 2 and slot = 0 then 0.0
              when slot = 0 then base_price * (1 + 0.35 * os_i + 0.9 * sw_i + 0.1 * ten_i)
-             when slot % 4 = 3 then base_price * 8760 * (1 + (slot % 2)) * 0.45
-             else base_price * (0.62 - 0.04 * slot) end as price
-    from product
+             when k = 0 then base_price * discount
+             when k = 1 then base_price * discount * 0.48
+             when k = 2 then round(base_price * discount * 0.5 * 8760 * years)
+             when k = 3 then 0.0
+             else round(base_price * discount * 0.97 * 8760 * years) end as price
+    from priced
 )
 select
     sku as "SKU",
     term as "OfferTermCode",
-    sku || '.' || term || '.' || case when slot % 4 = 3 then '2TG2D8R56U' else '6YS6EN2CT7' end as "RateCode",
+    sku || '.' || term || '.' || case when fee then '2TG2D8R56U' else '6YS6EN2CT7' end as "RateCode",
     case when on_demand then 'OnDemand' else 'Reserved' end as "TermType",
     case when other_family then '$' || printf('%.3f', price) || ' per GB - data transfer'
          when on_demand then '$' || printf('%.4f', price) || ' per On Demand ' || os || ' ' || itype || ' Instance Hour'
-         when slot % 4 = 3 then 'Upfront Fee'
+         when fee then 'Upfront Fee'
          else os || ' (Amazon VPC), ' || itype || ' reserved instance applied' end as "PriceDescription",
     $effective as "EffectiveDate",
-    case when slot % 4 = 3 then null else '0' end as "StartingRange",
-    case when slot % 4 = 3 then null else 'Inf' end as "EndingRange",
-    case when other_family then 'GB' when slot % 4 = 3 then 'Quantity' else 'Hrs' end as "Unit",
-    printf('%.10f', price) as "PricePerUnit",
+    case when fee then null else '0' end as "StartingRange",
+    case when fee then null else 'Inf' end as "EndingRange",
+    case when other_family then 'GB' when fee then 'Quantity' else 'Hrs' end as "Unit",
+    case when fee then printf('%.0f', price) else printf('%.10f', price) end as "PricePerUnit",
     'USD' as "Currency",
     null as "RelatedTo",
-    case when on_demand then null else ['1yr','3yr'][slot % 2 + 1] end as "LeaseContractLength",
-    case when on_demand then null else ['No Upfront','Partial Upfront','All Upfront','Partial Upfront'][slot % 4 + 1] end as "PurchaseOption",
-    case when on_demand then null else ['standard','convertible'][(slot // 4) % 2 + 1] end as "OfferingClass",
+    case when on_demand then null else lease end as "LeaseContractLength",
+    case when on_demand then null else purchase end as "PurchaseOption",
+    case when on_demand then null else offering end as "OfferingClass",
     case when other_family then ['Data Transfer','Storage','IP Address'][v % 3 + 1]
          when itype like '%.metal' then 'Compute Instance (bare metal)'
          else 'Compute Instance' end as "Product Family",
@@ -152,7 +176,7 @@ select
     'Amazon Elastic Compute Cloud' as "serviceName",
     null as "SnapshotArchiveFeeType", null as "To Region Code", null as "Volume API Name",
     'true' as "VPCNetworkingSupport"
-from priced
+from costed
 """
 
 

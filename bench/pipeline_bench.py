@@ -77,9 +77,10 @@ def floor(warehouse: str, pdf: str) -> None:
 
 
 def _instance():
-    from pipelines.cli import _dagster_home
+    from pipelines.config import Paths
+    from pipelines.runs import prepare_instance
 
-    _dagster_home()
+    prepare_instance(Paths.from_env())
     import dagster as dg
 
     return dg.DagsterInstance.get()
@@ -127,7 +128,7 @@ def run_selection(which: str) -> None:
         result = job.get_subset(asset_selection=assets, asset_check_selection=checks).execute_in_process(
             run_config=_quiet(), instance=instance, raise_on_error=False)
     if not result.success:
-        from pipelines.cli import failure_reason
+        from pipelines.runs import failure_reason
 
         sys.exit(f"run failed: {failure_reason(result)}")
 
@@ -239,7 +240,8 @@ class _Place:
 
     def warm_instance(self) -> None:
         """Create DAGSTER_HOME's storage (untimed), as a user's .dagster_home already has it."""
-        run_command([PYTHON, "-c", "from pipelines.cli import _dagster_home; _dagster_home()"], env=self.env)
+        run_command([PYTHON, "-c", "from pipelines.config import Paths; from pipelines.runs import prepare_instance; "
+                                  "prepare_instance(Paths.from_env())"], env=self.env)
 
     def drop_warehouse(self) -> None:
         for suffix in ("", ".wal"):

@@ -1,209 +1,88 @@
-"""`python -m pipelines.cli report`: run every asset in process and say where the report is.
+"""The command line: `python -m pipelines.cli COMMAND` (the make targets run these in .venv).
 
-Bad input ends the run with one line naming the file, the place and the problem (exit 1),
-never a stack trace; the published report is left as it was. Runs are recorded in the
-project's DAGSTER_HOME, so they show in the Dagster UI with their lineage.
+Bad input ends a command with one line naming the file, the place and the problem (exit 1),
+never a stack trace; the published reports are left as they were. Runs are recorded in the data
+set's DAGSTER_HOME, so they show in the Dagster UI with their lineage.
+
+Imports stay light at the top (the standard library and modules that use nothing else): `--help`
+answers at once and `make clean` runs without the virtual environment; each command imports the
+heavy packages (Dagster, polars) it needs.
 """
 
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
 import sys
-import warnings
-from contextlib import contextmanager
+import textwrap
+import time
 from pathlib import Path
 
-from pipelines.config import REPO_ROOT, Paths
-from pipelines.publish.store import remove_build
+from pipelines.config import SETTINGS, Paths
+from pipelines.runs import failure_reason, run_job
+
+PROG = "python -m pipelines.cli"
+WIDTH = 100  # of --help, whatever the terminal
+
+ABOUT = """\
+The cost-to-train report: which cloud instance trains a model for the least money, and how much
+that saves against the instance you use now, from MLPerf Training results and the cloud
+providers' price lists. Every command works on one data set, the folder RAW_DIR; its reports,
+warehouse and run history stay in folders of their own (see the settings), so one data set's
+reports never replace another's."""
+
+EXAMPLES = """\
+examples:
+  python -m pipelines.cli report                         # the bundled data: reports/<price date>/
+  RAW_DIR=~/my-data python -m pipelines.cli report       # your data: ~/my-data/reports/<price date>/
+  python -m pipelines.cli atlas --mlperf-dir ~/mlperf    # the MLPerf atlas: REPORTS_DIR/atlas/<price date>/
+  GCP_API_KEY=... python -m pipelines.cli prices fetch   # today's price lists into RAW_DIR/prices/
+  python -m pipelines.cli ui                             # the Dagster UI on http://127.0.0.1:3000
+
+`make report`, `make atlas MLPERF_DIR=...`, `make prices` and `make ui` run these commands in .venv
+(`make` sets it up first); `python -m pipelines.cli COMMAND --help` says more about a command."""
 
 
-def _dagster_home() -> None:
-    home = Path(os.environ.setdefault("DAGSTER_HOME", str(REPO_ROOT / ".dagster_home")))
-    home.mkdir(parents=True, exist_ok=True)
-    config = home / "dagster.yaml"
-    template = REPO_ROOT / "dagster.yaml"
-    if not config.exists() and template.exists():
-        # atomically: a second `make report` starting at the same moment must never read a
-        # half-written file (an empty one would silently drop the run and pool limits)
-        tmp = config.with_name(f".dagster.yaml.{os.getpid()}.tmp")
-        tmp.write_text(template.read_text())
-        os.replace(tmp, config)
-    _init_instance(home)
+def settings_help(names: list[str] | None = None) -> str:
+    """The settings (all, or those named): meaning, default and the value they have now."""
+    chosen = [s for s in SETTINGS if names is None or s.name in names]
+    now = current_settings()
+    width = max(len(s.name) for s in chosen) + 2
+    lines = ["settings (environment variables):"]
+    for s in chosen:
+        texts = textwrap.wrap(s.meaning, WIDTH - width - 2) + textwrap.wrap(f"default: {s.default}", WIDTH - width - 2)
+        texts.append(f"now: {now[s.name]}")  # a path stays on one line, however long
+        lines.append("  " + s.name.ljust(width) + texts[0])
+        lines += [" " * (width + 2) + text for text in texts[1:]]
+    return "\n".join(lines)
 
 
-def _init_instance(home: Path) -> None:
-    """Create the instance's SQLite storage one process at a time.
-
-    Two runs creating a fresh DAGSTER_HOME at the same moment both stamp the schema version, and
-    the instance then refuses to load ("more than one head present"). Under a file lock, the first
-    process creates every database and the second finds them made.
-    """
-    import fcntl
-
-    import dagster as dg
-
-    with open(home / ".instance.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            with warnings.catch_warnings(), dg.DagsterInstance.get() as instance:
-                warnings.simplefilter("ignore")
-                instance.get_run_records(limit=1)
-                instance.all_instigator_state()
-                # the writers' pool row and its one slot, made here once rather than by two
-                # runs' first steps at the same instant (which can leave two slots)
-                from pipelines.defs.metadata import POOL
-
-                if POOL not in {p.name for p in instance.event_log_storage.get_pool_limits()}:
-                    instance.event_log_storage.initialize_concurrency_limit_to_default(POOL)
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+def current_settings() -> dict[str, str]:
+    """What each setting is in this environment (secrets only as set / not set)."""
+    paths = Paths.from_env().as_env()
+    env = {s.name: os.environ.get(s.name, "").strip() for s in SETTINGS}
+    return {**{name: env[name] or "not set" for name in env}, **paths,
+            "GCP_API_KEY": "set" if env["GCP_API_KEY"] else "not set",
+            "UI_HOST": env["UI_HOST"] or "127.0.0.1", "UI_PORT": env["UI_PORT"] or "3000"}
 
 
-def one_line(text: str) -> str:
-    """Whitespace runs (newlines included, e.g. from a quoted CSV cell) as single spaces."""
-    return " ".join(str(text).split())
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, width=WIDTH, max_help_position=24)
 
 
-def failure_reason(result) -> str:
-    """The first failed step's error, reduced to one line (InputError text when that is the cause)."""
-    return one_line(_failure_reason(result))
-
-
-def _failure_reason(result) -> str:
-    from pipelines.errors import InputError
-
-    for event in result.all_events:
-        if event.event_type_value == "STEP_FAILURE":
-            error = event.step_failure_data.error
-            chain = []
-            while error is not None:
-                chain.append(error)
-                error = error.cause
-            for err in chain:
-                if err.cls_name == InputError.__name__:
-                    # Dagster's message is "<module>.InputError: <path>:<where>: <problem>\n"
-                    head, sep, text = err.message.partition(f"{InputError.__name__}: ")
-                    return f"bad input: {text if sep and ' ' not in head.strip() else err.message}"
-            last = chain[-1].message.strip().splitlines()
-            return f"step {event.step_key} failed: {last[0] if last else chain[-1].cls_name}"
-        if event.event_type_value == "ASSET_CHECK_EVALUATION":
-            data = event.event_specific_data
-            if not data.passed:
-                return f"check {data.check_name} on {data.asset_key.to_user_string()} failed: {data.description}"
-    return "the run failed (see the Dagster UI for the step that failed)"
-
-
-RUN_LOCKS = "cli_runs"  # DAGSTER_HOME/cli_runs/<pid>.lock, flocked while that command line lives
-
-
-@contextmanager
-def _alive_while_running(home: Path):
-    """Hold an flock on DAGSTER_HOME/cli_runs/<pid>.lock for as long as this process lives.
-
-    The kernel drops the lock when the process dies, however it dies (SIGKILL, OOM, power cut),
-    which is how the next command line tells a killed run from a running one. The file is
-    locked before it gets its name, so no one ever sees it unlocked while its process lives.
-    (The run id is not passed to execute_in_process: with an explicit run_id the duckdb_writer
-    pool admitted two steps of concurrent runs at once, see tests/test_concurrent_runs.py.)
-    """
-    folder = home / RUN_LOCKS
-    folder.mkdir(parents=True, exist_ok=True)
-    lock = folder / f"{os.getpid()}.lock"
-    tmp = folder / f".{os.getpid()}.tmp"
-    with open(tmp, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        os.replace(tmp, lock)
-        try:
-            yield
-        finally:
-            lock.unlink(missing_ok=True)
-
-
-def _run_pid(instance, run_id: str) -> int | None:
-    """The pid of the process that executed the run in process (its "Executing steps in process"
-    engine event), or None."""
-    import dagster as dg
-
-    for record in instance.all_logs(run_id, of_type=dg.DagsterEventType.ENGINE_EVENT):
-        data = record.dagster_event.engine_event_data if record.dagster_event else None
-        pid = data.metadata.get("pid") if data and data.metadata else None
-        if pid is not None:
-            return int(pid.value)
-    return None
-
-
-def reap_killed_runs(instance, home: Path, reports: Path) -> list[str]:
-    """Release what killed command-line runs still hold; returns their run ids.
-
-    A run executing in process claims the duckdb_writer pool slot in the Dagster instance for
-    each step and frees it when the step ends. A killed process frees nothing: its run stays
-    STARTED and its slot claimed, so every later run would wait for that slot forever. A lock
-    file DAGSTER_HOME/cli_runs/<pid>.lock that can be locked belongs to a command line that died:
-    each unfinished run executed by that pid is marked failed, its pool slots are freed and its
-    half-built report folder removed. (Runs launched from the UI have no such lock file; the
-    daemon's run monitoring watches them.)
-    """
-    import dagster as dg
-
-    folder = home / RUN_LOCKS
-    if not folder.is_dir():
-        return []
-    dead: dict[int, object] = {}
-    for lock in sorted(folder.glob("*.lock")):
-        handle = open(lock, "a")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            same = os.fstat(handle.fileno()).st_ino == os.stat(lock).st_ino  # not replaced meanwhile
-        except (BlockingIOError, FileNotFoundError):
-            handle.close()
-            continue  # its process is alive, or it just ended
-        if not same or not lock.stem.isdigit():
-            handle.close()
-            continue
-        dead[int(lock.stem)] = (lock, handle)
-    reaped = []
-    try:
-        if dead:
-            unfinished = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.CANCELING]
-            for run in instance.get_runs(filters=dg.RunsFilter(statuses=unfinished)):
-                if _run_pid(instance, run.run_id) not in dead:
-                    continue
-                instance.report_run_failed(run, "its command-line process was killed before the run ended")
-                if instance.event_log_storage.supports_global_concurrency_limits:
-                    instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
-                remove_build(reports / ".build" / run.run_id)
-                reaped.append(run.run_id)
-    finally:
-        for lock, handle in dead.values():
-            lock.unlink(missing_ok=True)
-            handle.close()
-    return reaped
+# ---- report --------------------------------------------------------------------------------------
+def _published(result, asset: str) -> dict:
+    """The metadata of the run's last materialization of `asset` (where it was published), or {}."""
+    events = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == asset]
+    return events[-1].materialization.metadata if events else {}
 
 
 def run_report() -> int:
-    _dagster_home()
-    import dagster as dg
-
-    from pipelines.definitions import defs
-
-    warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    job = defs().resolve_job_def("report_job")
-    home = Path(os.environ["DAGSTER_HOME"])
-    with dg.DagsterInstance.get() as instance, _alive_while_running(home):
-        reap_killed_runs(instance, home, Paths.from_env().reports_dir)
-        # The console logger would print each failed step's stack trace: the reason is printed
-        # below as one line instead, and the run's full event log stays in DAGSTER_HOME (the UI).
-        quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-        result = job.execute_in_process(run_config=quiet, instance=instance, raise_on_error=False)
+    result = run_job("report_job")
     if not result.success:
-        # a failed run never publishes: drop its half-built report (published ones are untouched)
-        remove_build(Paths.from_env().reports_dir / ".build" / result.run_id)
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
-    published = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "published_report"]
-    meta = published[-1].materialization.metadata if published else {}
+    meta = _published(result, "published_report")
     reports = Paths.from_env().reports_dir
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
@@ -211,11 +90,226 @@ def run_report() -> int:
     return 0
 
 
+# ---- atlas ---------------------------------------------------------------------------------------
+def run_atlas(mlperf_dir: str | None) -> int:
+    """atlas_job in process: one run per round of MLPERF_DIR whose files changed since it was last
+    scored (new rounds become partitions, vanished ones are dropped), then one run that prices the
+    stored rounds with the price book and publishes."""
+    if mlperf_dir:
+        os.environ["MLPERF_DIR"] = str(Path(mlperf_dir).expanduser().resolve())
+    paths = Paths.from_env()
+    if paths.mlperf_dir is None:
+        from pipelines.defs.atlas_rounds import NOT_SET
+
+        print(f"error: {NOT_SET}", file=sys.stderr)
+        return 2
+    from pipelines.definitions import defs
+    from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
+    from pipelines.defs.jobs import ATLAS_PUBLISH
+    from pipelines.defs.resources import PipelineSettings
+    from pipelines.errors import InputError
+    from pipelines.runs import execute, one_line, session
+
+    started = time.perf_counter()
+    with session() as instance:
+        try:
+            prints, stale = rounds_to_score(instance, PipelineSettings.from_env())
+        except InputError as error:
+            print(f"error: bad input: {one_line(error)}", file=sys.stderr)
+            return 1
+        known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
+        instance.add_dynamic_partitions(MLPERF_ROUNDS.name, sorted(set(prints) - known))
+        for gone in sorted(known - set(prints)):
+            instance.delete_dynamic_partition(MLPERF_ROUNDS.name, gone)
+        for key in stale:
+            result = execute(instance, "atlas_job", partition_key=key, asset_selection=ROUND_KEYS)
+            if not result.success:
+                print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
+                return 1
+        publish = sorted(ATLAS_PUBLISH.resolve(defs().resolve_asset_graph()), key=str)
+        result = execute(instance, "atlas_job", asset_selection=publish)
+    if not result.success:
+        print(f"error: {failure_reason(result)}", file=sys.stderr)
+        return 1
+    meta = _published(result, "published_atlas")
+    latest = paths.reports_dir / "atlas" / "latest"
+    print(f"atlas:  {meta['html'].value if 'html' in meta else latest / 'atlas.html'}")
+    print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else latest / 'atlas.pdf'}")
+    print(f"data:   {meta['data'].value if 'data' in meta else latest / 'data'}")
+    print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
+    print(f"took:   {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+# ---- prices fetch --------------------------------------------------------------------------------
+def run_price_fetch(args: argparse.Namespace) -> int:
+    config = {"aws_url": args.aws_url, "azure_url": args.azure_url, "gcp_url": args.gcp_url,
+              "aws_spot_advisor_url": args.aws_spot_advisor_url, "timeout_seconds": args.timeout}
+    chosen = {key: value for key, value in config.items() if value is not None}
+    result = run_job("fetch_prices_job", run_config={"ops": {"fetched_price_files": {"config": chosen}}})
+    if not result.success:
+        print(f"error: {failure_reason(result)}", file=sys.stderr)
+        return 1
+    (event,) = [e for e in result.get_asset_materialization_events()
+                if e.asset_key.to_user_string() == "fetched_price_files"]
+    meta = event.materialization.metadata
+    folder = Path(meta["folder"].value)
+    for name in meta["saved"].value:
+        print(f"saved:   {folder / name}")
+    for name in meta["existing"].value:
+        print(f"kept:    {folder / name} (already there; a snapshot is never overwritten)")
+    for line in meta["skipped"].value:
+        print(f"skipped: {line}")
+    return 0
+
+
+# ---- ui ------------------------------------------------------------------------------------------
+def run_ui(args: argparse.Namespace) -> int:
+    from pipelines.ui import serve
+
+    return serve(args.host, args.port, stop_file=Path(args.stop_file) if args.stop_file else None)
+
+
+# ---- clean ---------------------------------------------------------------------------------------
+PUBLISHED = {"latest", "index.html", "atlas", ".build", ".store", ".publish.lock"}
+
+
+def run_clean() -> int:
+    paths = Paths.from_env()
+    for path in remove_published(paths.reports_dir) + remove_warehouse(paths.warehouse):
+        print(f"removed: {path}")
+    return 0
+
+
+def remove_published(reports: Path) -> list[Path]:
+    """What publishing made under REPORTS_DIR (pipelines/publish/store.py), nothing else."""
+    import shutil
+
+    from pipelines.publish.store import DATE_DIR, TMP_FILE, TMP_LINK
+
+    removed = []
+    for entry in sorted(reports.iterdir()) if reports.is_dir() else []:
+        if entry.name in PUBLISHED or any(p.match(entry.name) for p in (DATE_DIR, TMP_FILE, TMP_LINK)):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+            removed.append(entry)
+    return removed
+
+
+def remove_warehouse(warehouse: Path) -> list[Path]:
+    removed = []
+    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
+        if path.is_file():
+            path.unlink()
+            removed.append(path)
+    if warehouse.parent.is_dir() and not any(warehouse.parent.iterdir()):
+        warehouse.parent.rmdir()
+    return removed
+
+
+# ---- the parser ----------------------------------------------------------------------------------
+def _command(commands, name: str, summary: str, description: str, settings: list[str]) -> argparse.ArgumentParser:
+    return commands.add_parser(name, help=summary, description=description,
+                               epilog=settings_help(settings) if settings else None,
+                               formatter_class=_formatter)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog=PROG, description=ABOUT, epilog=f"{settings_help()}\n\n{EXAMPLES}",
+                                  formatter_class=_formatter)
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands", required=True)
+    _command(commands, "report", "build the report of the data set in RAW_DIR and publish it",
+             """\
+Build the report of the data set in RAW_DIR and publish it: every asset of report_job (staging
+tables, marts, HTML, PDF, CSV and Parquet exports) runs in this process, recorded in DAGSTER_HOME.
+
+Writes REPORTS_DIR/<price date>/ (report.html, report.pdf, data/*.csv and data/*.parquet),
+points REPORTS_DIR/latest at the newest price date and lists every report in
+REPORTS_DIR/index.html; prints where they are. A failed run prints one line and exits with
+status 1, publishing nothing: every report published before stays as it was.""",
+             ["RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "SOURCE_DATE_EPOCH"])
+
+    atlas = _command(commands, "atlas", "score every MLPerf Training result in MLPERF_DIR, price it, publish the atlas",
+                     """\
+The MLPerf atlas: score every MLPerf Training round in MLPERF_DIR as MLCommons scores it, price
+every result on each cloud instance with the same accelerators (the data set's instance catalog
+and price book: RAW_DIR/instances.csv, accelerators.csv and prices/), and publish
+REPORTS_DIR/atlas/<price date>/ (atlas.html, atlas.pdf, data/*.csv and data/*.parquet), with
+REPORTS_DIR/atlas/latest pointing at the newest. Runs atlas_job in this process, recorded in
+DAGSTER_HOME: each training_results_vX.Y folder is a partition, scored again only when its files
+changed (kept as Parquet in ATLAS_ROUNDS_DIR); a price change re-prices without reading a log.
+
+MLPERF_DIR holds the result repositories side by side, for example:
+  for v in 0.7 1.0 1.1 2.0 2.1 3.0 3.1 4.0 4.1 5.0 5.1; do
+    git clone --depth 1 https://github.com/mlcommons/training_results_v$v; done""",
+                     ["MLPERF_DIR", "ATLAS_ROUNDS_DIR", "RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME"])
+    atlas.add_argument("--mlperf-dir", metavar="DIR", default=None,
+                       help="folder holding training_results_v0.7 ... v5.1 (default: $MLPERF_DIR)")
+
+    prices = _command(commands, "prices", "prices fetch: download today's AWS, Azure and GCP price lists into RAW_DIR/prices",
+                      "Price lists. `prices fetch` downloads today's snapshots; see `prices fetch --help`.", [])
+    actions = prices.add_subparsers(dest="action", metavar="ACTION", title="actions", required=True)
+    fetch = _command(actions, "fetch", "download today's price lists into RAW_DIR/prices",
+                     """\
+Download today's price lists into RAW_DIR/prices, one snapshot file per provider, region and
+source, named <provider>-[<kind>-]<region>-<date> (the regions: REGIONS in
+pipelines/defs/price_fetch.py, today AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price
+List bulk CSV (on-demand and reserved), the AWS savings plan offer and spot advisor, the Azure
+Retail Prices API pages and the GCP Cloud Billing Catalog SKUs (with GCP_API_KEY; without it GCP
+is skipped and says so; AWS spot history needs AWS credentials and is skipped, saying how to add
+it). Runs fetch_prices_job in this process, recorded in DAGSTER_HOME.
+
+An existing snapshot is never overwritten and a failed download leaves nothing behind. It
+needs the internet; offline it ends with one line and exit status 1. The next report (or the
+UI's sensor) reads the new files.""",
+                     ["RAW_DIR", "GCP_API_KEY", "DAGSTER_HOME"])
+    fetch.add_argument("--timeout", metavar="SECONDS", type=float, default=None,
+                       help="give up on a provider after this long without an answer (default: 120)")
+    for provider, name in (("aws", "AWS Price List"), ("azure", "Azure Retail Prices"), ("gcp", "GCP Cloud Billing")):
+        fetch.add_argument(f"--{provider}-url", metavar="URL", default=None,
+                           help=f"base URL of the {name} API, for a mirror or proxy (default: the provider's)")
+    fetch.add_argument("--aws-spot-advisor-url", metavar="URL", default=None,
+                       help="URL of the AWS spot advisor JSON, for a mirror or proxy (default: AWS's)")
+
+    ui = _command(commands, "ui", "start the Dagster UI and daemon for the data set; Ctrl-C stops everything",
+                  """\
+Start the Dagster UI and its daemon for the data set (`dg dev`: webserver, daemon and code
+server) on UI_HOST:UI_PORT, with the instance in DAGSTER_HOME. The daemon runs the sensor that
+rebuilds the report when a file under RAW_DIR changes, the daily schedule that fetches prices
+and rebuilds, and the run queue; runs of the command line show there too.
+
+Ctrl-C, SIGTERM or SIGHUP to this process, or the end of the process that started it, stops
+everything it started. A busy port is refused rather than silently swapped.""",
+                  ["RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "GCP_API_KEY", "UI_HOST", "UI_PORT"])
+    ui.add_argument("--host", default=os.environ.get("UI_HOST") or "127.0.0.1",
+                    help="address to listen on (default: $UI_HOST, else 127.0.0.1: this machine only)")
+    ui.add_argument("--port", type=int, default=int(os.environ.get("UI_PORT") or 3000),
+                    help="port to listen on (default: $UI_PORT, else 3000)")
+    ui.add_argument("--stop-file", metavar="FILE", default=None,
+                    help="also stop when FILE is deleted (make ui passes its target: make deletes it when interrupted)")
+
+    _command(commands, "clean", "remove the data set's published reports and its warehouse",
+             """\
+Remove what the pipeline made for the data set: the reports published under REPORTS_DIR (the
+dated folders, latest, index.html, atlas/ and unfinished builds) and the WAREHOUSE file. RAW_DIR,
+the virtual environment and DAGSTER_HOME's run history stay.""",
+             ["RAW_DIR", "REPORTS_DIR", "WAREHOUSE"])
+    return top
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="pipelines.cli", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["report"])
-    parser.parse_args(argv)
-    return run_report()
+    args = parser().parse_args(argv)
+    if args.command == "report":
+        return run_report()
+    if args.command == "atlas":
+        return run_atlas(args.mlperf_dir)
+    if args.command == "prices":
+        return run_price_fetch(args)
+    if args.command == "ui":
+        return run_ui(args)
+    return run_clean()
 
 
 if __name__ == "__main__":

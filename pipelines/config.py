@@ -1,7 +1,15 @@
-"""Where the pipeline reads and writes, from environment variables with defaults in the repo.
+"""Where the pipeline reads and writes: settings from environment variables, defaults per data set.
 
-RAW_DIR (default raw/), REPORTS_DIR (default reports/), WAREHOUSE (default warehouse/pipeline.duckdb).
-A user points RAW_DIR at another folder and gets a report of that data without touching code.
+A data set is a RAW_DIR. Its outputs (published reports, the DuckDB warehouse, Dagster's run
+history, the atlas's scored rounds) default to folders that belong to that data set, so a report of
+one data set never overwrites another's:
+- the bundled raw/ keeps the repo's reports/, warehouse/pipeline.duckdb and .dagster_home/;
+- any other RAW_DIR gets reports/, warehouse/pipeline.duckdb and .dagster_home/ inside it.
+REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. MLPERF_DIR has no default: the atlas is off
+until it names a folder of training_results_vX.Y trees. ATLAS_ROUNDS_DIR (default: atlas_rounds/
+beside the warehouse; a local folder or an fsspec URL such as s3://bucket/atlas_rounds) is where
+each scored round is written as Parquet. Standard library only: `make clean` and `--help` run
+without the virtual environment's packages.
 """
 
 from __future__ import annotations
@@ -13,6 +21,50 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SQL_DIR = REPO_ROOT / "sql"
 TEMPLATES_DIR = REPO_ROOT / "templates"
+BUNDLED_RAW = REPO_ROOT / "raw"
+# The project's Dagster instance settings, copied into DAGSTER_HOME. Not at the repo root: `dg dev`
+# runs there and warns about any dagster.yaml in its folder that is not DAGSTER_HOME's.
+INSTANCE_YAML = REPO_ROOT / "config" / "dagster.yaml"
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: str  # in words, as --help and README show it
+    meaning: str
+
+
+# Every environment variable a user may set, in the order --help lists them.
+SETTINGS = (
+    Setting("RAW_DIR", "raw/ in the repo, the bundled data",
+            "the data set: prices/, instances.csv, mappings.csv, results/, mlperf/, throughput/, systems/, "
+            "report.toml (README: bring your own data)"),
+    Setting("REPORTS_DIR", "reports/ in the repo for the bundled data, RAW_DIR/reports for any other",
+            "where reports are published: <price date>/, latest/, index.html, atlas/"),
+    Setting("WAREHOUSE", "warehouse/pipeline.duckdb in the repo for the bundled data, "
+            "RAW_DIR/warehouse/pipeline.duckdb for any other",
+            "the DuckDB file holding the staging tables and marts"),
+    Setting("DAGSTER_HOME", ".dagster_home/ in the repo for the bundled data, RAW_DIR/.dagster_home for any other",
+            "Dagster's instance: run history, sensor and schedule state, shown in the UI"),
+    Setting("MLPERF_DIR", "not set",
+            "the atlas's input: a folder holding the MLPerf Training result repositories "
+            "training_results_v0.7 ... v5.1"),
+    Setting("ATLAS_ROUNDS_DIR", "atlas_rounds/ beside the warehouse",
+            "where the atlas keeps each scored MLPerf round as Parquet: a folder, or an fsspec URL such as "
+            "s3://bucket/atlas_rounds when rounds are scored on other machines"),
+    Setting("GCP_API_KEY", "not set, and GCP is skipped",
+            "API key for Google's Cloud Billing Catalog (prices fetch); AWS and Azure need none"),
+    Setting("UI_HOST", "127.0.0.1, this machine only", "address the Dagster UI listens on"),
+    Setting("UI_PORT", "3000", "port of the Dagster UI; a busy port is refused, never silently swapped"),
+    Setting("SOURCE_DATE_EPOCH", "not set: today",
+            "the reports' 'generated on' date in Unix seconds, for byte-identical rebuilds"),
+)
+
+
+def env_path(name: str) -> Path | None:
+    """The setting as an absolute path (~ expanded, relative to the current folder), or None when unset."""
+    value = os.environ.get(name, "").strip()
+    return Path(value).expanduser().resolve() if value else None
 
 
 @dataclass(frozen=True)
@@ -20,15 +72,33 @@ class Paths:
     raw_dir: Path
     reports_dir: Path
     warehouse: Path
+    dagster_home: Path
+    mlperf_dir: Path | None = None
+    atlas_rounds_dir: str = ""
 
     @classmethod
     def from_env(cls) -> "Paths":
-        def env_path(name: str, default: Path) -> Path:
-            value = os.environ.get(name, "").strip()
-            return Path(value).expanduser().resolve() if value else default
-
+        raw = env_path("RAW_DIR") or BUNDLED_RAW
+        # the bundled data keeps the repo's layout; any other data set keeps its outputs inside it
+        home = REPO_ROOT if raw == BUNDLED_RAW.resolve() else raw
+        warehouse = env_path("WAREHOUSE") or home / "warehouse" / "pipeline.duckdb"
+        rounds = os.environ.get("ATLAS_ROUNDS_DIR", "").strip()
+        if rounds and "://" not in rounds:
+            rounds = str(Path(rounds).expanduser().resolve())
         return cls(
-            raw_dir=env_path("RAW_DIR", REPO_ROOT / "raw"),
-            reports_dir=env_path("REPORTS_DIR", REPO_ROOT / "reports"),
-            warehouse=env_path("WAREHOUSE", REPO_ROOT / "warehouse" / "pipeline.duckdb"),
+            raw_dir=raw,
+            reports_dir=env_path("REPORTS_DIR") or home / "reports",
+            warehouse=warehouse,
+            dagster_home=env_path("DAGSTER_HOME") or home / ".dagster_home",
+            mlperf_dir=env_path("MLPERF_DIR"),
+            atlas_rounds_dir=rounds or str(warehouse.parent / "atlas_rounds"),
         )
+
+    def as_env(self) -> dict[str, str]:
+        """The path settings as absolute paths, for processes started from another folder."""
+        env = {"RAW_DIR": str(self.raw_dir), "REPORTS_DIR": str(self.reports_dir),
+               "WAREHOUSE": str(self.warehouse), "DAGSTER_HOME": str(self.dagster_home),
+               "ATLAS_ROUNDS_DIR": self.atlas_rounds_dir}
+        if self.mlperf_dir is not None:
+            env["MLPERF_DIR"] = str(self.mlperf_dir)
+        return env

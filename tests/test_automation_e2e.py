@@ -15,7 +15,8 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from tests.pipeline_runner import REPO, make_dirs, pipeline_env
+from pipelines.config import INSTANCE_YAML
+from tests.pipeline_runner import make_dirs, pipeline_env
 
 pytestmark = pytest.mark.slow
 
@@ -55,7 +56,7 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     dirs = make_dirs(tmp_path_factory.mktemp("automation"))
-    shutil.copy(REPO / "dagster.yaml", dirs.dagster_home / "dagster.yaml")
+    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
         from pipelines.definitions import defs

@@ -32,7 +32,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.cli import failure_reason
+from pipelines.runs import failure_reason
 from pipelines.definitions import defs
 from tests.pipeline_runner import environment
 

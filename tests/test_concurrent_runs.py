@@ -14,6 +14,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
+from pipelines.config import INSTANCE_YAML
 from tests.pipeline_runner import REPO, make_dirs
 
 pytestmark = pytest.mark.slow
@@ -62,7 +63,7 @@ def test_two_reports_at_once_both_succeed(tmp_path):
     assert cost.height == pl.read_parquet(dated / "data" / "cost_to_train.parquet").height
 
     # the instance both runs used had the project's limits, and the pool limit held across them
-    assert (dirs.dagster_home / "dagster.yaml").read_text() == (REPO / "dagster.yaml").read_text()
+    assert (dirs.dagster_home / "dagster.yaml").read_text() == INSTANCE_YAML.read_text()
     old = os.environ.get("DAGSTER_HOME")
     os.environ["DAGSTER_HOME"] = str(dirs.dagster_home)
     try:
@@ -74,7 +75,7 @@ def test_two_reports_at_once_both_succeed(tmp_path):
             assert limits.get("duckdb_writer") == 1
             from pipelines.definitions import defs
 
-            job = defs().resolve_implicit_global_asset_job_def()
+            job = defs().resolve_job_def("report_job")
             pool_steps = {node.name for node in job.graph.node_defs if getattr(node, "pool", None) == "duckdb_writer"}
             assert {"stg_prices", "cost_to_train", "input_files"} <= pool_steps
             first, second = (pool_intervals(instance, r.dagster_run.run_id, pool_steps) for r in runs)

@@ -50,6 +50,22 @@ def test_rose_fell(value, text):
     assert fmt.rose_fell(value) == text
 
 
+@pytest.mark.parametrize("value, text", [
+    (63.79, "+63.8%"), (0.0, "0.0%"), (-0.04, "0.0%"),
+    (-1134.5, "12.3× the baseline's cost"),  # cost = 1 + 11.345 times the baseline's: 12.345x
+    (-1234.5, "13.3× the baseline's cost"), (-29.5, "1.29× the baseline's cost"), (-9899.0, "100× the baseline's cost"),
+    (-123400.0, "1,235× the baseline's cost"), (None, "–"), (math.nan, "–"),
+])
+def test_savings_below_zero_read_as_a_multiple_of_the_baseline(value, text):
+    assert fmt.savings(value).replace("\u00a0", " ") == text
+
+
+@pytest.mark.parametrize("ratio, text", [(1.2951, "1.30×"), (9.996, "10.0×"), (12.345, "12.3×"), (99.96, "100×"),
+                                         (1234.5, "1,234×"), (None, "–")])
+def test_multiple_has_three_significant_digits(ratio, text):
+    assert fmt.multiple(ratio) == text
+
+
 def test_times_count_day():
     assert fmt.times(2.4773) == "2.48×" and fmt.times(None) == "–"
     assert fmt.count(26675.98 * 3600 / 21.957642) == "4,373,581" and fmt.count(None) == "–"

@@ -39,9 +39,10 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     # the six columns it always had, then the pricing option (issue 15's contract)
     assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
-                               "recurring_usd_per_hour", "certainty"]
+                               "recurring_usd_per_hour", "certainty", "zone_count", "zone_min_usd_per_hour",
+                               "zone_max_usd_per_hour", "interruption_frequency"]
     assert set(history["pricing_model"]) == {"on_demand"}
-    assert history.height == 12  # every row of the three bundled snapshots
+    assert history.height == 26  # every row of the bundled snapshots: the report's 12 and the atlas instances' 14
 
 
 def test_exported_figures_match_the_inputs(bundled_run):
@@ -87,7 +88,7 @@ def test_pdf_has_toc_footnotes_and_page_numbers(pdf_text):
     assert re.search(r"Summary\s*\.*\s*\d+", toc)
     last = re.sub(r"\s+", " ", pages[-1])
     assert re.search(rf"Page {len(pages)} / {len(pages)}", last)
-    text = re.sub(r"\s+", " ", " ".join(pages))  # a footnote may wrap anywhere
+    text = re.sub(r"(?<=/) ", "", re.sub(r"\s+", " ", " ".join(pages)))  # a footnote may wrap anywhere, even after "/"
     # footnotes: a system configuration and a price's date and source
     assert "AMD EPYC 7742" in text and "MXNet NVIDIA Release 21.05" in text
     assert "AWS EC2 on-demand list price after the June 2025 P4/P5 price cut" in text

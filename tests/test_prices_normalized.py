@@ -46,7 +46,8 @@ def test_bom_crlf_extra_columns_and_blank_lines_are_read(tmp_path):
         "provider": "aws", "region": "us-east-1", "instance_type": "p4d.24xlarge",
         "usd_per_hour": 32.7726, "as_of": date(2022, 2, 8), "source": "AWS list price",
         "pricing_model": "on_demand", "term_years": None, "payment_option": None, "offering_class": None,
-        "upfront_usd": 0.0, "recurring_usd_per_hour": 32.7726, "certainty": "exact",
+        "upfront_usd": 0.0, "recurring_usd_per_hour": 32.7726, "certainty": "exact", "zone_count": None,
+        "zone_min_usd_per_hour": None, "zone_max_usd_per_hour": None, "interruption_frequency": None,
         "file": "p.csv", "line": "3",
     }
 
@@ -186,8 +187,60 @@ def test_one_price_per_option_and_date(tmp_path):
         ("13.6,2025-06-01,s,reserved,1,partial_upfront,standard,-1,13,", "2 column upfront_usd", "at least 0"),
         ("13.6,2025-06-01,s,reserved,1,partial_upfront,standard,8760,13,", "2 column usd_per_hour", "effective rate"),
         ("13.6,2025-06-01,s,spot,,,,,,sure", "2 column certainty", "is not one of"),
+        ("13.6,2025-06-01,s,reserved,1,,compute,,,", "2 column offering_class", "savings plans only"),
+        ("13.6,2025-06-01,s,savings_plan,1,,standard,,,", "2 column offering_class", "reserved instances only"),
     ],
 )
 def test_bad_pricing_options(tmp_path, row, where, words):
     exc = error(tmp_path, OPTION_HEADER + "aws,us-east-1,p4d.24xlarge," + row + "\n")
     assert exc.where == where and words in exc.problem
+
+
+SPOT_HEADER = ("provider,region,instance_type,usd_per_hour,as_of,source,pricing_model,zone_count,zone_min_usd_per_hour,"
+               "zone_max_usd_per_hour,interruption_frequency\n")
+
+
+def test_spot_rows_keep_their_zone_spread_and_interruption_bucket(tmp_path):
+    # a region's spot figure computed elsewhere: median 9.9 of three zones (9.1, 9.9, 10.2)
+    text = SPOT_HEADER + (
+        "aws,us-east-1,p4d.24xlarge,9.9,2025-06-01,AWS spot history,spot,3,9.1,10.2,10-15%\n"
+        "gcp,us-central1,a2-highgpu-8g,8.814648,2025-06-01,GCP spot,spot,,,,\n"
+        "aws,us-east-1,p4d.24xlarge,21.957642,2025-06-01,list,,,,,\n"
+    )
+    frame = read(tmp_path, text)
+    spot = frame.filter((pl.col("pricing_model") == "spot") & (pl.col("provider") == "aws")).row(0, named=True)
+    assert {k: spot[k] for k in ("usd_per_hour", "upfront_usd", "recurring_usd_per_hour", "zone_count",
+                                 "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency")} == {
+        "usd_per_hour": 9.9, "upfront_usd": 0.0, "recurring_usd_per_hour": 9.9, "zone_count": 3,
+        "zone_min_usd_per_hour": 9.1, "zone_max_usd_per_hour": 10.2, "interruption_frequency": "10-15%"}
+    gcp = frame.filter(pl.col("provider") == "gcp").row(0, named=True)
+    assert (gcp["pricing_model"], gcp["usd_per_hour"], gcp["zone_count"], gcp["interruption_frequency"]) == (
+        "spot", 8.814648, None, None)
+    assert frame.filter(pl.col("pricing_model") == "on_demand")["zone_count"].to_list() == [None]
+
+
+@pytest.mark.parametrize(
+    ("row", "where", "words"),
+    [
+        ("9.9,2025-06-01,s,on_demand,3,,,", "2 column zone_count", "spot prices only"),
+        ("9.9,2025-06-01,s,spot,0,,,", "2 column zone_count", "at least 1"),
+        ("9.9,2025-06-01,s,spot,two,,,", "2 column zone_count", "whole number"),
+        ("9.9,2025-06-01,s,spot,3,10.0,10.2,", "2 column zone_min_usd_per_hour", "does not contain the price 9.9"),
+        ("9.9,2025-06-01,s,spot,3,9.1,9.5,", "2 column zone_max_usd_per_hour", "does not contain the price 9.9"),
+        ("9.9,2025-06-01,s,spot,3,-1,10.2,", "2 column zone_min_usd_per_hour", "at least 0"),
+        ("9.9,2025-06-01,s,spot,3,9.1,10.2,often", "2 column interruption_frequency", "not an interruption-frequency bucket"),
+        ("9.9,2025-06-01,s,on_demand,,,,<5%", "2 column interruption_frequency", "spot prices only"),
+    ],
+)
+def test_bad_spot_columns(tmp_path, row, where, words):
+    exc = error(tmp_path, SPOT_HEADER + "aws,us-east-1,p4d.24xlarge," + row + "\n")
+    assert exc.where == where and words in exc.problem, exc
+
+
+def test_savings_plan_classes_tell_the_two_aws_plans_apart(tmp_path):
+    text = OPTION_HEADER + (
+        "aws,us-east-1,p4d.24xlarge,15.3704,2025-06-01,SP,savings_plan,1,no_upfront,compute,,,\n"
+        "aws,us-east-1,p4d.24xlarge,14.1,2025-06-01,SP,savings_plan,1,no_upfront,ec2_instance,,,\n"
+    )
+    frame = read(tmp_path, text)
+    assert frame.select("offering_class", "usd_per_hour").rows() == [("compute", 15.3704), ("ec2_instance", 14.1)]

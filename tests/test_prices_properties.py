@@ -14,7 +14,8 @@ from pipelines.errors import InputError
 from pipelines.ingest.prices import MAX_USD_PER_HOUR, PRICE_SCHEMA, read_price_file, read_price_folder
 from pipelines.ingest.prices.normalized import PRICE_OPTION
 from tests.price_fixtures import (
-    AWS_2022, REFERENCE_PRICES_CSV, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances,
+    AWS_2022, REFERENCE_PRICES_CSV, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances, savings_plan_csv,
+    savings_plan_json, spot_advisor, spot_history,
 )
 
 INSTANCES = instances()
@@ -24,6 +25,10 @@ SEEDS = {
     "aws.json": json.dumps(aws_json(AWS_2022)).encode(),
     "azure.json": json.dumps(azure_pages()[0]).encode(),
     "gcp.json": json.dumps({"skus": [s for p in gcp_pages() for s in p["skus"]], "nextPageToken": ""}).encode(),
+    "savings-plans.json": json.dumps(savings_plan_json()).encode(),
+    "savings-plans.csv": savings_plan_csv().encode(),
+    "spot-history.json": json.dumps(spot_history()).encode(),
+    "aws-spot-advisor-2025-06-01.json": json.dumps(spot_advisor()).encode(),
 }
 JSON_SEEDS = {name: json.loads(body) for name, body in SEEDS.items() if name.endswith(".json")}
 CHECKS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -44,9 +49,14 @@ def read_or_input_error(name: str, content: bytes) -> None:
         assert frame["usd_per_hour"].min() > 0 and frame["usd_per_hour"].max() <= MAX_USD_PER_HOUR
         key = ["provider", "region", "instance_type", *PRICE_OPTION, "as_of"]
         assert frame.select(key).is_duplicated().sum() == 0
-        required = [c for c in PRICE_SCHEMA if c not in ("term_years", "payment_option", "offering_class",
-                                                         "upfront_usd", "recurring_usd_per_hour")]
+        optional = ("term_years", "payment_option", "offering_class", "upfront_usd", "recurring_usd_per_hour",
+                    "zone_count", "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency")
+        required = [c for c in PRICE_SCHEMA if c not in optional]
         assert frame.select(required).null_count().row(0) == (0,) * len(required)
+        committed = frame.filter(pl.col("pricing_model").is_in(["reserved", "savings_plan", "committed_use"]))
+        assert committed["term_years"].is_in([1, 3]).all()
+        assert frame.filter(pl.col("pricing_model") != "spot").select(optional[5:]).null_count().row(0) == (
+            (frame.height - frame.filter(pl.col("pricing_model") == "spot").height,) * 4)
 
 
 @CHECKS
@@ -115,10 +125,17 @@ def test_structural_mutations_of_valid_json(name, data):
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(sorted(SEEDS)), min_size=1, max_size=4), st.data())
 def test_folders_of_valid_files_and_copies(names, data):
-    """Any mix of valid files, copies included, reads without conflict: one price per key."""
+    """Any mix of valid files, copies included, reads without conflict: one price per key.
+
+    A savings plan offer comes with the EC2 price list it joins to, and the spot advisor (which
+    holds no prices) with a spot history, as the fetch saves them."""
+    if any(name.startswith("savings-plans") for name in names):
+        names = names + ["aws.csv"]
+    if "aws-spot-advisor-2025-06-01.json" in names:
+        names = names + ["spot-history.json"]
     with tempfile.TemporaryDirectory() as tmp:
         for n, name in enumerate(names):
             (Path(tmp) / f"{n}-{name}").write_bytes(SEEDS[name])
         frame = read_price_folder(Path(tmp), INSTANCES)
-    assert frame.select(["provider", "region", "instance_type", "as_of"]).is_duplicated().sum() == 0
+    assert frame.select(["provider", "region", "instance_type", *PRICE_OPTION, "as_of"]).is_duplicated().sum() == 0
     assert frame.height >= 1 and isinstance(frame, pl.DataFrame)

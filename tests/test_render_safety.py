@@ -1,7 +1,7 @@
 """Hostile text from input files comes out as inert text; the PDF renderer reads nothing but
 data: URLs and the templates folder.
 
-The report is built from synthetic marts (pipelines/publish/synthetic.py, computed with the real
+The report is built from synthetic marts (bench/synthetic.py, computed with the real
 metric functions) whose names, notes, sources and titles carry markup, a <script>, an <img> of
 file:///etc/passwd and CSS url()s, as a crafted input file would.
 """
@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish.render import TemplatesOnlyFetcher, render_html, render_pdf
-from pipelines.publish.synthetic import synthetic_context
+from bench.synthetic import synthetic_context
 
 SCRIPT = "<script>alert('x')</script>"
 IMG = '<img src="file:///etc/passwd">'
@@ -67,7 +67,7 @@ def test_hostile_names_and_notes_are_inert_text_in_html(hostile_context):
     parsed.feed(html)
     assert "script" not in parsed.tags and "img" not in parsed.tags and "link" not in parsed.tags
     assert parsed.tags.count("style") == 1, "only the report's own style sheet"
-    assert parsed.tags.count("svg") == hostile_context["counts"]["figures"], "no svg element from a system name"
+    assert parsed.tags.count("svg") == hostile_context.counts.figures, "no svg element from a system name"
     assert not [a for a in parsed.attrs if a[0].startswith("on")], "no event handler attribute"
     assert not [a for a in parsed.attrs if a[1].strip().lower().startswith("javascript:")]
     # CSS url() from data stays in text nodes: no attribute carries one (chart clip paths point inside the SVG)

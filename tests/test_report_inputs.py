@@ -8,7 +8,7 @@ import re
 
 import polars as pl
 
-from pipelines.publish.context import MAX_FILES_PER_KIND, files_digest, input_rows
+from pipelines.publish.appendix import MAX_FILES_PER_KIND, files_digest, input_rows
 
 
 def _sha(text: str) -> str:

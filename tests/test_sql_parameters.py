@@ -144,8 +144,8 @@ def test_no_value_is_formatted_into_sql_anywhere_in_pipelines():
 
 
 def test_sql_files_are_static():
-    """sql/*.sql hold no Python or Jinja placeholders: nothing is formatted into them."""
-    files = sorted((REPO / "sql").glob("*.sql"))
+    """sql/**/*.sql hold no Python or Jinja placeholders: nothing is formatted into them."""
+    files = sorted((REPO / "sql").rglob("*.sql"))
     assert files
     for path in files:
         text = path.read_text(encoding="utf-8")
@@ -209,15 +209,20 @@ def test_jinja_loads_templates_from_templates_folder_only():
 
 
 # ---- the Dagster webserver binds 127.0.0.1 unless told otherwise --------------------------------
-def test_ui_listens_on_localhost_by_default():
+def test_ui_listens_on_localhost_by_default(monkeypatch):
+    from pipelines.cli import parser
+    from pipelines.config import INSTANCE_YAML
+    from pipelines.ui import dg_dev_command
+
     makefile = (REPO / "Makefile").read_text()
     assert re.search(r"^UI_HOST \?= 127\.0\.0\.1$", makefile, re.M)
-    script = (REPO / "scripts" / "ui.sh").read_text()
-    assert 'HOST="${UI_HOST:-127.0.0.1}"' in script
-    starts = [line for line in script.splitlines()
-              if re.search(r'^\s*("\$DAGSTER"|\S*dagster|\S*dagster-webserver)\s+(dev\b|-h\b|--host\b)', line)]
-    assert starts and all('-h "$HOST"' in line for line in starts), starts
-    for path in [REPO / "Makefile", REPO / "scripts" / "ui.sh", REPO / "dagster.yaml"]:
+    assert "--host '$(UI_HOST)'" in makefile
+    monkeypatch.delenv("UI_HOST", raising=False)
+    assert parser().parse_args(["ui"]).host == "127.0.0.1"
+    command = dg_dev_command("127.0.0.1", 3000)
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    for path in [REPO / "Makefile", REPO / "scripts" / "ui.sh", INSTANCE_YAML, REPO / "pipelines" / "ui.py",
+                 REPO / "pipelines" / "cli.py"]:
         assert "0.0.0.0" not in path.read_text(), path
 
 

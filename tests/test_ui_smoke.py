@@ -1,6 +1,7 @@
-"""`make ui` for real: scripts/ui.sh starts the webserver and the daemon, GraphQL shows the code
-location, the asset graph with its edges, checks, the sensors and the schedule; SIGTERM and Ctrl-C
-stop every process it started.
+"""`make ui` for real: dg dev starts the webserver and the daemon, GraphQL shows the code
+location, the asset graph with its edges, checks, the sensors and the schedule, and a clean start
+logs no warning; SIGTERM to make, SIGINT to make alone and Ctrl-C each stop every process it
+started.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
+from pipelines.config import INSTANCE_YAML
 from tests.pipeline_runner import REPO, make_dirs, pipeline_env
 
 pytestmark = pytest.mark.slow
@@ -49,21 +51,42 @@ def graphql(port: int, query: str) -> dict:
     return body["data"]
 
 
+def tree(root: int) -> set[int]:
+    """root and every live process below it, by parent links."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,ppid=,stat="], capture_output=True, text=True).stdout
+    rows = [line.split() for line in out.splitlines()]
+    parents = {int(pid): int(ppid) for pid, ppid, stat in rows if not stat.startswith("Z")}
+    found, frontier = {root} & set(parents), {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+def running(pids: set[int]) -> set[int]:
+    out = subprocess.run(["ps", "-e", "-o", "pid=,stat="], capture_output=True, text=True).stdout
+    return {int(pid) for pid, stat in (line.split() for line in out.splitlines())
+            if int(pid) in pids and not stat.startswith("Z")}
+
+
 class UI:
-    def __init__(self, dirs, port: int, log: Path):
+    """`make ui` as a user starts it from a terminal: its own session and process group."""
+
+    def __init__(self, dirs, port: int, log: Path, **extra: str):
         env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
-               "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home),
-               "UI_HOST": "127.0.0.1", "UI_PORT": str(port)}
+               "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home), **extra}
         self.port, self.log = port, log
         self.handle = open(log, "wb")
-        # its own session and process group, as a terminal would give it
-        self.proc = subprocess.Popen(["bash", str(REPO / "scripts" / "ui.sh")], cwd=REPO, env=env,
+        self.started: set[int] = set()
+        # `-o venv`: the environment is ready (CI made it; a worktree shares another's)
+        self.proc = subprocess.Popen(["make", "--no-print-directory", "-o", "venv", "ui", "UI_HOST=127.0.0.1",
+                                      f"UI_PORT={port}"], cwd=REPO, env=env,
                                      stdout=self.handle, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"ui.sh ended early:\n{self.log.read_text()[-3000:]}"
+            assert self.proc.poll() is None, f"make ui ended early:\n{self.log.read_text()[-3000:]}"
             served = re.search(r"Serving dagster-webserver on http://[\d.]+:(\d+)", self.log.read_text(errors="replace"))
             if served:
                 assert int(served.group(1)) == self.port, f"the webserver moved to port {served.group(1)}"
@@ -76,33 +99,24 @@ class UI:
             time.sleep(0.5)
         raise AssertionError(f"the UI did not answer within {START_TIMEOUT}s:\n{self.log.read_text()[-3000:]}")
 
-    def group_alive(self) -> bool:
-        try:
-            os.killpg(self.proc.pid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-
-    def processes(self) -> list[int]:
-        """Every process still in the session ui.sh started (dagster dev has its own group in it)."""
-        out = subprocess.run(["ps", "-e", "-o", "pid=,sid="], capture_output=True, text=True).stdout
-        return [int(pid) for pid, sid in (line.split() for line in out.splitlines()) if int(sid) == self.proc.pid]
-
-    def stop(self, sig: int) -> float:
+    def stop(self, how: str) -> float:
+        """Stop it as a user would; returns the seconds until nothing it started runs."""
+        self.started = tree(self.proc.pid)
+        assert len(self.started) >= 6, self.started  # make, the UI, dg dev, webserver, daemon, code server
         start = time.monotonic()
-        if sig == signal.SIGINT:
-            os.killpg(self.proc.pid, sig)  # Ctrl-C: the terminal signals the foreground group
+        if how == "ctrl-c":
+            os.killpg(self.proc.pid, signal.SIGINT)  # the terminal signals the foreground group
         else:
-            self.proc.send_signal(sig)
+            self.proc.send_signal({"sigterm": signal.SIGTERM, "sigint": signal.SIGINT}[how])  # make alone
         self.proc.wait(timeout=STOP_TIMEOUT)
         deadline = time.monotonic() + 10
-        while self.processes() and time.monotonic() < deadline:
+        while running(self.started) and time.monotonic() < deadline:
             time.sleep(0.2)
         self.handle.close()
         return time.monotonic() - start
 
     def kill(self) -> None:
-        for pid in self.processes():
+        for pid in running(self.started | tree(self.proc.pid)):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -132,21 +146,29 @@ ASSETS = """{ assetNodes { assetKey { path } groupName kinds description isObser
   assetChecksOrError { __typename ... on AssetChecks { checks { name blocking } } } } }"""
 LOCATION = """{ workspaceOrError { __typename ... on Workspace { locationEntries { name loadStatus
   locationOrLoadError { __typename ... on PythonError { message } } } } } }"""
+NUX = "{ shouldShowNux }"
 REPOS = """{ repositoriesOrError { __typename ... on RepositoryConnection { nodes { name
   sensors { name sensorType sensorState { status } } schedules { name cronSchedule scheduleState { status } } } } } }"""
 DAEMONS = """{ instance { daemonHealth { allDaemonStatuses { daemonType healthy required } } } }"""
 
 
+def warnings_in(log: str) -> list[str]:
+    return [line for line in log.splitlines() if re.search(r"warn", line, re.I)]
+
+
 def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp_path):
+    """A clean start as `make ui` makes it, then SIGTERM to make's pid (`kill <make pid>`)."""
     edges, check_names = expected_graph(dirs)
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
         ui.wait_ready()
-        # the project's instance settings went into DAGSTER_HOME
-        assert (dirs.dagster_home / "dagster.yaml").read_text() == (REPO / "dagster.yaml").read_text()
+        # the project's instance settings went into DAGSTER_HOME, the newsletter dialog is off
+        assert (dirs.dagster_home / "dagster.yaml").read_text() == INSTANCE_YAML.read_text()
+        assert graphql(ui.port, NUX)["shouldShowNux"] is False
 
         entries = graphql(ui.port, LOCATION)["workspaceOrError"]["locationEntries"]
         assert len(entries) == 1
+        assert entries[0]["name"] == "pipelines"  # fixed, whatever the clone's folder is called
         assert entries[0]["loadStatus"] == "LOADED"
         assert entries[0]["locationOrLoadError"]["__typename"] == "RepositoryLocation", entries[0]
 
@@ -155,7 +177,7 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
         for name, node in nodes.items():
             assert {"/".join(d["path"]) for d in node["dependencyKeys"]} == edges[name], name
             assert node["description"], name
-            assert node["groupName"] in {"raw", "staging", "marts", "report"}, name
+            assert node["groupName"] in {"raw", "staging", "marts", "report", "atlas"}, name
             assert node["kinds"], name
         assert nodes["stg_prices"]["pools"] == ["duckdb_writer"]
         assert nodes["cost_to_train"]["automationCondition"]["label"] == "eager, blocking checks passed"
@@ -184,14 +206,23 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
                 break
             time.sleep(2)
         assert wanted <= healthy, statuses
+        # a clean start says nothing it should not: no warning (superseded `dagster dev`, the
+        # code location's name, a dagster.yaml beside DAGSTER_HOME, the venv) from any process
+        deadline = time.monotonic() + 90  # past the sensor's second tick, which loads the code again
+        while ui.log.read_text().count("Checking for new runs for sensor: raw_files_sensor") < 2:
+            assert time.monotonic() < deadline, ui.log.read_text()[-3000:]
+            time.sleep(1)
+        assert not warnings_in(ui.log.read_text()), warnings_in(ui.log.read_text())
 
-        took = ui.stop(signal.SIGTERM)
+        took = ui.stop("sigterm")
     except BaseException:
         ui.kill()
         raise
-    assert ui.proc.returncode == 143
-    assert not ui.processes(), "processes left after SIGTERM"
+    assert ui.proc.returncode == -signal.SIGTERM  # make, ended by the signal it got
+    assert not running(ui.started), "processes left after SIGTERM to make"
     assert took < STOP_TIMEOUT
+    assert "ui: stopping" in ui.log.read_text()
+    assert not list(REPO.glob(f".ui-{ui.port}.pid"))
     with pytest.raises(OSError):
         get(f"http://127.0.0.1:{ui.port}/server_info", timeout=2)
 
@@ -244,12 +275,26 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         assert (dirs.reports / "2026-01-01" / "report.html").is_file()
         assert (dirs.reports / "latest").resolve() == (dirs.reports / "2026-01-01").resolve()
 
-        ui.stop(signal.SIGINT)
+        ui.stop("ctrl-c")
     except BaseException:
         ui.kill()
         raise
-    assert ui.proc.returncode == 130
-    assert not ui.processes(), "processes left after Ctrl-C"
+    assert ui.proc.returncode == -signal.SIGINT
+    assert not running(ui.started), "processes left after Ctrl-C"
+
+
+def test_sigint_to_make_alone_stops_everything(dirs, tmp_path):
+    """`kill -INT <make pid>`: make forwards SIGINT to nobody and would wait on a running UI."""
+    ui = UI(dirs, free_port(), tmp_path / "ui.log")
+    try:
+        ui.wait_ready()
+        took = ui.stop("sigint")
+    except BaseException:
+        ui.kill()
+        raise
+    assert ui.proc.returncode == -signal.SIGINT
+    assert not running(ui.started), "processes left after SIGINT to make"
+    assert took < STOP_TIMEOUT
 
 
 def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
@@ -262,5 +307,80 @@ def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
             code = ui.proc.wait(timeout=60)
         finally:
             ui.kill()
-    assert code == 1
+    assert code == 2  # make's status for a recipe that failed
     assert f"127.0.0.1:{port} is not free" in (tmp_path / "ui.log").read_text()
+
+
+# ---- the atlas in the UI ---------------------------------------------------------------------------
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
+JOBS = """{ repositoriesOrError { ... on RepositoryConnection { nodes { name location { name }
+  jobs { name } } } } }"""
+ADD_PARTITION = """mutation($repo: RepositorySelector!, $key: String!) { addDynamicPartition(
+  repositorySelector: $repo, partitionsDefName: "mlperf_rounds", partitionKey: $key) { __typename
+  ... on PythonError { message } } }"""
+LAUNCH = """mutation($params: ExecutionParams!) { launchRun(executionParams: $params) { __typename
+  ... on LaunchRunSuccess { run { runId } } ... on PythonError { message } ... on InvalidSubsetError { message }
+  ... on RunConfigValidationInvalid { errors { message } } } }"""
+RUN = """query($id: ID!) { runOrError(runId: $id) { __typename ... on Run { status } } }"""
+
+
+def graphql_vars(port: int, query: str, variables: dict) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql", data=json.dumps({"query": query, "variables": variables}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body = json.loads(response.read())
+    assert "errors" not in body, body
+    return body["data"]
+
+
+@pytest.mark.skipif(not (SAMPLE / "training_results_v1.0").is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
+def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
+    """The atlas in the UI: group atlas, atlas_job, its assets downstream of the shared price-book
+    and catalog staging assets; atlas_job launched through GraphQL (round v1.0) publishes the same
+    atlas.csv and mlperf_scores.csv as `make atlas` on the same folder."""
+    mlperf = tmp_path / "mlperf"
+    mlperf.mkdir()
+    (mlperf / "training_results_v1.0").symlink_to(SAMPLE / "training_results_v1.0")
+    cli = make_dirs(tmp_path / "cli", dirs.raw)
+    with pipeline_env(cli, MLPERF_DIR=str(mlperf)):
+        done = subprocess.run([str(REPO / ".venv" / "bin" / "python"), "-m", "pipelines.cli", "atlas"], cwd=REPO,
+                              env=dict(os.environ), capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    made = cli.reports / "atlas" / "2025-06-01" / "data"
+
+    ui = UI(dirs, free_port(), tmp_path / "ui.log", MLPERF_DIR=str(mlperf), SOURCE_DATE_EPOCH="1764374400")
+    try:
+        ui.wait_ready()
+        nodes = {"/".join(n["assetKey"]["path"]): n for n in graphql(ui.port, ASSETS)["assetNodes"]}
+        atlas = {name for name, n in nodes.items() if n["groupName"] == "atlas"}
+        assert {"atlas_round_scores", "atlas_scores", "atlas_prices", "atlas_costs", "published_atlas"} <= atlas
+        deps = {name: {"/".join(d["path"]) for d in nodes[name]["dependencyKeys"]} for name in atlas}
+        assert "stg_prices" in deps["atlas_prices"] and "stg_instances" in deps["atlas_instances"]
+        assert "stg_accelerators" in deps["atlas_systems"]
+        assert nodes["stg_prices"]["groupName"] == "staging"
+        (repo,) = graphql(ui.port, JOBS)["repositoriesOrError"]["nodes"]
+        assert "atlas_job" in {j["name"] for j in repo["jobs"]}
+        selector = {"repositoryLocationName": repo["location"]["name"], "repositoryName": repo["name"]}
+        added = graphql_vars(ui.port, ADD_PARTITION, {"repo": selector, "key": "v1.0"})["addDynamicPartition"]
+        assert added["__typename"] in ("AddDynamicPartitionSuccess", "DuplicateDynamicPartitionError"), added
+        launched = graphql_vars(ui.port, LAUNCH, {"params": {
+            "selector": {**selector, "jobName": "atlas_job"}, "runConfigData": {},
+            "executionMetadata": {"tags": [{"key": "dagster/partition", "value": "v1.0"}]}}})["launchRun"]
+        assert launched["__typename"] == "LaunchRunSuccess", launched
+        run_id = launched["run"]["runId"]
+        deadline = time.monotonic() + 900
+        while True:
+            status = graphql_vars(ui.port, RUN, {"id": run_id})["runOrError"]["status"]
+            if status in ("SUCCESS", "FAILURE", "CANCELED") or time.monotonic() > deadline:
+                break
+            time.sleep(3)
+        assert status == "SUCCESS", ui.log.read_text()[-3000:]
+        ui.stop("sigterm")
+    except BaseException:
+        ui.kill()
+        raise
+    launched_data = dirs.reports / "atlas" / "2025-06-01" / "data"
+    for name in ("atlas.csv", "mlperf_scores.csv"):
+        assert (launched_data / name).read_bytes() == (made / name).read_bytes(), name

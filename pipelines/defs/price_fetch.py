@@ -9,7 +9,9 @@ own in the UI); in any run that also builds other assets it skips itself with a 
 import dagster as dg
 
 from pipelines.config import Paths
-from pipelines.ingest.price_fetch import AWS_URL, AZURE_URL, GCP_URL, Endpoints, FetchError, fetch_prices
+from pipelines.ingest.price_fetch import (
+    AWS_SPOT_ADVISOR_URL, AWS_URL, AZURE_URL, GCP_URL, Endpoints, FetchError, fetch_prices,
+)
 
 # (provider, region) fetched by the job; edit here to add regions.
 REGIONS = [("aws", "us-east-1"), ("azure", "eastus"), ("gcp", "us-central1")]
@@ -23,6 +25,7 @@ class PriceFetchConfig(dg.Config):
     aws_url: str = AWS_URL
     azure_url: str = AZURE_URL
     gcp_url: str = GCP_URL
+    aws_spot_advisor_url: str = AWS_SPOT_ADVISOR_URL
     timeout_seconds: float = 120.0
 
 
@@ -37,16 +40,19 @@ def _asked_for(context: dg.AssetExecutionContext) -> bool:
     group_name="raw",
     kinds={"python"},
     output_required=False,
-    description="Today's price lists downloaded from the AWS Price List, Azure Retail Prices and GCP "
-                "Cloud Billing Catalog APIs into RAW_DIR/prices as <provider>-<region>-<date> snapshots "
-                "(never overwriting one). Runs only in fetch_prices_job; GCP needs GCP_API_KEY.",
+    description="Today's price lists downloaded from the AWS Price List (EC2 offer with reserved terms, savings "
+                "plans), the AWS spot advisor, Azure Retail Prices (with reservations, savings plans, spot) and GCP "
+                "Cloud Billing Catalog (with spot and commitment SKUs) APIs into RAW_DIR/prices as dated snapshots "
+                "(never overwriting one). Runs only in fetch_prices_job; GCP needs GCP_API_KEY; AWS spot history "
+                "needs AWS credentials and is skipped with a message.",
 )
 def fetched_price_files(context: dg.AssetExecutionContext, config: PriceFetchConfig):
     if not _asked_for(context):
         context.log.info("price fetch skipped: it runs only in fetch_prices_job or when materialized alone")
         return
     raw = Paths.from_env().raw_dir
-    endpoints = Endpoints(aws=config.aws_url, azure=config.azure_url, gcp=config.gcp_url)
+    endpoints = Endpoints(aws=config.aws_url, azure=config.azure_url, gcp=config.gcp_url,
+                          aws_spot_advisor=config.aws_spot_advisor_url)
     try:
         report = fetch_prices(raw, REGIONS, endpoints=endpoints, timeout=config.timeout_seconds)
     except FetchError as exc:

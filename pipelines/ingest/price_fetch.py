@@ -1,15 +1,25 @@
 """Download today's price lists from the providers' public endpoints into raw/prices/.
 
-One snapshot file per provider and region, named `<provider>-<region>-<date>.<ext>`:
+Snapshot files named `<provider>-[<kind>-]<region>-<date>.<ext>`, each in the provider's own format:
 - AWS: the region's Price List bulk CSV (`/offers/v1.0/aws/AmazonEC2/current/<region>/index.csv`),
-  streamed to disk (hundreds of MB; memory stays flat). The smaller JSON indexes hold no prices
-  (region_index.json only points at the same per-region files), and the region's JSON offer is
-  larger than its CSV, so the CSV it is.
-- Azure: Retail Prices API pages for Virtual Machines in the region (`$filter` on serviceName,
-  armRegionName and priceType Consumption), following NextPageLink.
+  streamed to disk (hundreds of MB; memory stays flat). It holds the on-demand and the reserved
+  terms. The smaller JSON indexes hold no prices (region_index.json only points at the same
+  per-region files), and the region's JSON offer is larger than its CSV, so the CSV it is.
+- AWS savings plans: the region's AWSComputeSavingsPlan offer (Compute and EC2 Instance plans),
+  found through `/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/region_index.json` and
+  saved in its CSV form for the same reason (`aws-savings-plans-<region>-<date>.csv`).
+- AWS spot advisor: the public spot-advisor-data.json (interruption buckets of every region),
+  once per fetch (`aws-spot-advisor-<date>.json`; the date in the name is the file's only date).
+- AWS spot price history needs AWS credentials (EC2 DescribeSpotPriceHistory is a signed API):
+  it is skipped with one message saying how to add it by hand.
+- Azure: Retail Prices API pages for Virtual Machines in the region (`$filter` on serviceName and
+  armRegionName; every price type: Consumption with its spot meters, Reservation), primary meters
+  only, with api-version 2023-01-01-preview so that Consumption items carry their savingsPlan
+  rates, following NextPageLink.
 - GCP: Cloud Billing Catalog SKUs of Compute Engine (6F81-5844-456A), following nextPageToken,
-  kept to the SKUs sold in the region; needs an API key (env GCP_API_KEY, sent as a header so
-  it never appears in a URL or a message). Without a key GCP is skipped with a message.
+  kept to the SKUs sold in the region (on-demand, preemptible and commitment SKUs alike); needs
+  an API key (env GCP_API_KEY, sent as a header so it never appears in a URL or a message).
+  Without a key GCP is skipped with a message.
 Pages are merged into one document in the provider's own page format (all items, no next link),
 so a snapshot is one file that appears whole or not at all.
 
@@ -35,7 +45,10 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 AWS_URL = "https://pricing.us-east-1.amazonaws.com"
+AWS_SPOT_ADVISOR_URL = "https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json"
+AWS_SAVINGS_PLAN_INDEX = "/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/region_index.json"
 AZURE_URL = "https://prices.azure.com"
+AZURE_API_VERSION = "2023-01-01-preview"  # the first that lists savingsPlan rates on Consumption items
 GCP_URL = "https://cloudbilling.googleapis.com"
 GCP_COMPUTE_SERVICE = "6F81-5844-456A"
 USER_AGENT = "cost-to-train-pipeline/0.1 (price snapshot fetch)"
@@ -53,6 +66,7 @@ class Endpoints:
     aws: str = AWS_URL
     azure: str = AZURE_URL
     gcp: str = GCP_URL
+    aws_spot_advisor: str = AWS_SPOT_ADVISOR_URL
 
 
 @dataclass
@@ -67,9 +81,16 @@ class FetchReport:
                 + [f"kept existing snapshot {p.name}" for p in self.existing] + self.skipped)
 
 
-def snapshot_name(provider: str, region: str, day: date) -> str:
-    ext = "csv" if provider == "aws" else "json"
-    return f"{provider}-{region}-{day.isoformat()}.{ext}"
+def snapshot_name(provider: str, region: str, day: date, kind: str = "") -> str:
+    ext = "csv" if provider == "aws" and kind in ("", "savings-plans") else "json"
+    middle = f"{kind}-" if kind else ""
+    return f"{provider}-{middle}{region}-{day.isoformat()}.{ext}" if region else f"{provider}-{middle}{day.isoformat()}.{ext}"
+
+
+def spot_history_message(region: str) -> str:
+    return (f"skipped aws spot history {region}: EC2 DescribeSpotPriceHistory needs AWS credentials; save "
+            f"`aws ec2 describe-spot-price-history --region {region} --product-descriptions Linux/UNIX "
+            f"--instance-types <types> --start-time <date> --output json` as raw/prices/aws-spot-{region}-<date>.json")
 
 
 def fetch_prices(
@@ -80,28 +101,42 @@ def fetch_prices(
     today: date | None = None,
     timeout: float = 60.0,
 ) -> FetchReport:
-    """Fetch every (provider, region) into raw_dir/prices; FetchError on the first failure."""
+    """Fetch every source of every (provider, region) into raw_dir/prices; FetchError on the first failure."""
     folder = Path(raw_dir) / "prices"
     folder.mkdir(parents=True, exist_ok=True)
     day = today or datetime.now(timezone.utc).date()
     key = gcp_api_key if gcp_api_key is not None else os.environ.get("GCP_API_KEY", "").strip()
     report = FetchReport()
-    for provider, region in regions:
-        target = folder / snapshot_name(provider, region, day)
+    for provider, region, kind, writer in _sources(list(regions)):
+        target = folder / snapshot_name(provider, region, day, kind)
+        if writer is None:
+            report.skipped.append(spot_history_message(region))
+            continue
         if target.exists():
             report.existing.append(target)
             continue
         if provider == "gcp" and not key:
             report.skipped.append(f"skipped gcp {region}: set GCP_API_KEY to fetch the Cloud Billing Catalog")
             continue
-        writer = _WRITERS.get(provider)
-        if writer is None:
-            raise FetchError(f"unknown provider {provider!r} (expected aws, azure or gcp)")
         if _save_new(target, lambda handle: writer(handle, region, endpoints, key, timeout)):
             report.saved.append(target)
         else:
             report.existing.append(target)
     return report
+
+
+def _sources(regions: list[tuple[str, str]]) -> list[tuple[str, str, str, Callable | None]]:
+    """(provider, region, kind, writer) of every download; writer None: skipped (needs credentials)."""
+    out = []
+    for provider, region in regions:
+        if provider not in _WRITERS:
+            raise FetchError(f"unknown provider {provider!r} (expected aws, azure or gcp)")
+        out.append((provider, region, "", _WRITERS[provider]))
+        if provider == "aws":
+            out += [("aws", region, "savings-plans", _write_aws_savings_plans), ("aws", region, "spot", None)]
+    if any(provider == "aws" for provider, _ in regions):
+        out.append(("aws", "", "spot-advisor", _write_aws_spot_advisor))  # one file covers every region
+    return out
 
 
 # --- writing a snapshot atomically --------------------------------------------------------------
@@ -177,7 +212,23 @@ def _shown(url: str) -> str:
 
 def _write_aws(handle, region: str, endpoints: Endpoints, _key: str, timeout: float) -> None:
     url = f"{endpoints.aws.rstrip('/')}/offers/v1.0/aws/AmazonEC2/current/{urllib.parse.quote(region)}/index.csv"
-    what = f"aws {region}"
+    _stream_price_list_csv(handle, url, f"aws {region}", timeout)
+
+
+def _write_aws_savings_plans(handle, region: str, endpoints: Endpoints, _key: str, timeout: float) -> None:
+    what = f"aws savings plans {region}"
+    index = _read_json(f"{endpoints.aws.rstrip('/')}{AWS_SAVINGS_PLAN_INDEX}", what, timeout)
+    entries = index.get("regions") if isinstance(index.get("regions"), list) else []
+    found = [e.get("versionUrl") for e in entries if isinstance(e, dict) and e.get("regionCode") == region]
+    if not found or not isinstance(found[0], str) or not found[0].endswith(".json"):
+        raise FetchError(f"{what}: the savings plan region index lists no offer for {region}")
+    url = f"{endpoints.aws.rstrip('/')}/{found[0].lstrip('/').removesuffix('.json')}.csv"
+    if urllib.parse.urlsplit(url).hostname != urllib.parse.urlsplit(endpoints.aws).hostname:
+        raise FetchError(f"{what}: the region index points away from {_host(endpoints.aws)}: {_shown(url)}")
+    _stream_price_list_csv(handle, url, what, timeout)
+
+
+def _stream_price_list_csv(handle, url: str, what: str, timeout: float) -> None:
     try:
         with _open(url, what, timeout) as response:
             head = response.read(64)
@@ -189,12 +240,23 @@ def _write_aws(handle, region: str, endpoints: Endpoints, _key: str, timeout: fl
         raise FetchError(f"{what}: download from {_host(url)} broke off ({_reason(exc)})") from None
 
 
+def _write_aws_spot_advisor(handle, _region: str, endpoints: Endpoints, _key: str, timeout: float) -> None:
+    what = "aws spot advisor"
+    doc = _read_json(endpoints.aws_spot_advisor, what, timeout)
+    if not isinstance(doc.get("spot_advisor"), dict):
+        raise FetchError(f"{what}: {_shown(endpoints.aws_spot_advisor)} holds no spot_advisor table")
+    handle.write(json.dumps(doc).encode())
+
+
 def _write_azure(handle, region: str, endpoints: Endpoints, _key: str, timeout: float) -> None:
     what = f"azure {region}"
-    odata = (f"serviceName eq 'Virtual Machines' and armRegionName eq '{region.replace(chr(39), '')}' "
-             "and priceType eq 'Consumption'")
+    # Every price type (Consumption with its spot meters and savings plans, Reservation; the reader
+    # leaves DevTestConsumption out). Filter values are case-sensitive in the preview API: written
+    # exactly as the items spell them. Primary meters only: the preview also lists non-primary ones.
+    odata = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region.replace(chr(39), '')}'"
     url = f"{endpoints.azure.rstrip('/')}/api/retail/prices?" + urllib.parse.urlencode(
-        {"currencyCode": "USD", "$filter": odata}, quote_via=urllib.parse.quote)
+        {"api-version": AZURE_API_VERSION, "currencyCode": "USD", "meterRegion": "'primary'", "$filter": odata},
+        quote_via=urllib.parse.quote)
     first, items = None, []
     def next_url(doc: dict, _url: str) -> str | None:
         link = doc.get("NextPageLink")

@@ -1,26 +1,27 @@
-"""Charts as vector SVG from matplotlib, made repeatable, accessible and with searchable text.
+"""Every chart of the report and the atlas, one function per kind, in one style.
 
-`svg.fonttype = 'none'` keeps labels as text (searchable in the PDF, readable by screen
-readers); a fixed `svg.hashsalt` and no date metadata give the same bytes for the same data.
-Every chart gets a `<title>` (its alt text: WeasyPrint writes it as the /Alt of the tagged PDF's
-Figure, browsers use it as the accessible name) and ids prefixed with the chart's own id, so
-several charts inlined in one HTML page never share an id.
+    bar_chart            cost or savings per instance (horizontal bars with the table's figures)
+    pareto_chart         time against cost to train, the Pareto front joined by a staircase
+    price_history_chart  hourly price over the price snapshots, one step line per instance
+    trend_chart          cheapest cost to train per MLPerf round, one line per benchmark model
+
+Each returns inline SVG (pipelines/publish/svg.py); labels stay text, so they are searchable in
+the PDF. Colours are Okabe-Ito, told apart in greyscale print by marker and line style too.
 """
 
 from __future__ import annotations
 
-import io
-import re
 from dataclasses import dataclass
 from datetime import date
-from html import escape
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
+
+from pipelines.publish.svg import figure_svg  # noqa: E402
 
 plt.rcParams.update({
     "svg.fonttype": "none",
@@ -60,25 +61,8 @@ class Bar:
     kind: str = "normal"  # normal | baseline | best
 
 
-def _svg(fig, chart_id: str, alt: str) -> str:
-    buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None},
-                bbox_inches="tight", pad_inches=0.05)
-    plt.close(fig)
-    svg = buffer.getvalue()
-    svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: the SVG is inlined in HTML
-    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
-    # matplotlib's `*{stroke-linejoin: round; ...}` would style the whole HTML page: drop it
-    svg = re.sub(r"\s*<defs>\s*<style[^>]*>.*?</style>\s*</defs>", "", svg, count=1, flags=re.S)
-    # Scale with the page: keep the viewBox, let CSS set the size.
-    svg = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1', svg, count=1)
-    # One namespace of ids per chart: matplotlib numbers its ids from 1 in every figure.
-    svg = re.sub(r'\bid="([^"]+)"', rf'id="{chart_id}-\1"', svg)
-    svg = svg.replace("url(#", f"url(#{chart_id}-").replace('href="#', f'href="#{chart_id}-')
-    head_end = svg.index(">") + 1
-    head = svg[:head_end].replace("<svg", f'<svg id="{chart_id}" class="chart-svg" role="img" '
-                                          f'aria-labelledby="{chart_id}-title"', 1)
-    return f'{head}\n <title id="{chart_id}-title">{escape(alt, quote=True)}</title>{svg[head_end:]}'
+# Dollar ticks on a log axis: decades need no cents, except below one dollar.
+_LOG_USD = FuncFormatter(lambda value, _pos: f"${value:,.0f}" if value >= 1 else f"${value:,.2f}")
 
 
 def _usd_axis(axis) -> None:
@@ -92,10 +76,11 @@ def _usd_axis(axis) -> None:
 
 def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_text: str = "no result",
               signed: bool = False) -> str:
-    """Horizontal bars, one per instance, with the table's figure written at the end of each bar.
+    """Horizontal bars, one per instance, with the table's figure written beside each bar.
 
-    `signed` draws a diverging chart (savings): positive bars green, negative vermilion, each
-    figure written outside its bar's end on the side of its sign.
+    `signed` draws a diverging chart (savings): positive bars green, negative vermilion. Every
+    figure is written right of its bar's end, or right of zero for a negative bar, where its row
+    is free ("1.27× the baseline's cost" is too long to sit between a bar and the instance names).
     """
     height = 0.36 * len(bars) + 0.8
     fig, ax = plt.subplots(figsize=(WIDTH_IN, height))
@@ -115,16 +100,13 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     high = max([0.0] + values)
     span = (high - low) or 1.0
     pad = span * 0.02
-    for y, bar in enumerate(rows):
-        if bar.value is None:
-            ax.text(pad, y, missing_text, va="center", ha="left", color="#666666", style="italic")
-        elif bar.value >= 0:
-            ax.text(bar.value + pad, y, bar.text, va="center", ha="left", color="#222222")
-        else:
-            ax.text(bar.value - pad, y, bar.text, va="center", ha="right", color="#222222")
-    left = low - span * (0.22 if low < 0 else 0.0)
-    right = high + span * (0.2 if high > 0 else 0.04)
-    ax.set_xlim(left, right)
+    texts = []
+    for y, (bar, value) in enumerate(zip(rows, values)):
+        missing = bar.value is None
+        texts.append(ax.text(max(value, 0.0) + pad, y, missing_text if missing else bar.text, va="center", ha="left",
+                             color="#666666" if missing else "#222222", style="italic" if missing else "normal"))
+    left = low - span * 0.04 if low < 0 else 0.0
+    ax.set_xlim(left, _room_for(ax, fig, texts, left, high + span * 0.04))
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlabel(xlabel)
     ax.xaxis.set_major_locator(MaxNLocator(6))
@@ -134,7 +116,18 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     ax.axvline(0, color="#333333", linewidth=0.8, zorder=3)
     ax.tick_params(axis="y", length=0)
     ax.spines["left"].set_visible(False)
-    return _svg(fig, chart_id, alt)
+    return figure_svg(fig, chart_id, alt)
+
+
+def _room_for(ax, fig, texts, left: float, right: float) -> float:
+    """The right end of the x axis at which every text (left-aligned at its x) ends inside the axes."""
+    renderer = fig.canvas.get_renderer()
+    width_px = ax.get_window_extent(renderer).width
+    for text in texts:
+        share = min(0.9, (text.get_window_extent(renderer).width + 6) / width_px)  # of the axes' width
+        x = text.get_position()[0]
+        right = max(right, (x - share * left) / (1 - share))  # x + share * (right - left) <= right
+    return right
 
 
 def _place_labels(ax, fig, points: list[tuple[str, float, float]], fontsize: float) -> None:
@@ -172,40 +165,71 @@ def _place_labels(ax, fig, points: list[tuple[str, float, float]], fontsize: flo
                                 "shrinkA": 0, "shrinkB": 3} if moved else None)
 
 
-def pareto_chart(points: list[tuple[str, float, float, bool]], xlabel: str, ylabel: str,
-                 chart_id: str, alt: str) -> str:
+@dataclass(frozen=True)
+class Point:
+    label: str  # "" leaves the point unlabelled
+    minutes: float
+    usd: float
+    on_front: bool
+
+
+def _spans_decades(values: list[float]) -> bool:
+    """A log axis only where the values span more than a decade: a narrower log axis has no ticks."""
+    return min(values) > 0 and max(values) > 10 * min(values)
+
+
+def _scale(ax, which: str, values: list[float], log_room: tuple[float, float], linear_room: tuple[float, float],
+           ticks: FuncFormatter | None) -> bool:
+    """Set the scale and limits of axis `which` ("x" or "y") with room around the points (the room
+    on the right is for labels): logarithmic when the values span more than a decade, else linear
+    from near zero. `ticks` formats a log axis's ticks; None means dollars. True when logarithmic."""
+    axis, set_limits = getattr(ax, f"{which}axis"), getattr(ax, f"set_{which}lim")
+    low, high = min(values), max(values)
+    if _spans_decades(values):
+        getattr(ax, f"set_{which}scale")("log")
+        axis.set_major_formatter(ticks or _LOG_USD)
+        axis.set_minor_formatter(NullFormatter())
+        set_limits(low / log_room[0], high * log_room[1])
+        return True
+    span = (high - low) or high or 1.0
+    set_limits(max(0.0, low - span * linear_room[0]), high + span * linear_room[1])
+    if ticks is None:
+        _usd_axis(axis)
+    return False
+
+
+def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     """Time to train against cost to train; the Pareto front joined by a staircase.
 
-    Down and to the left is better; the staircase is the boundary no instance crosses: every
-    point above and to the right of it is beaten on both time and cost by a point on it.
+    Down and to the left is better; the staircase is the boundary no point crosses: every point
+    above and to the right of it is beaten on both time and cost by a point on it. An axis whose
+    values span more than a decade (MLPerf results from 8 to 8,000 accelerators) is logarithmic.
     """
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
-    others = [(x, y) for _, x, y, f in points if not f]
-    front = sorted((x, y) for _, x, y, f in points if f)
+    others = [p for p in points if not p.on_front]
+    front = sorted((p for p in points if p.on_front), key=lambda p: (p.minutes, p.usd))
     if others:
-        ax.scatter([p[0] for p in others], [p[1] for p in others], color=BAR, s=26, zorder=3,
+        ax.scatter([p.minutes for p in others], [p.usd for p in others], color=BAR, s=24, zorder=3, alpha=0.85,
                    label="matched or beaten on both")
-    ax.scatter([p[0] for p in front], [p[1] for p in front], color=FRONT, marker="D", s=30, zorder=4,
+    ax.scatter([p.minutes for p in front], [p.usd for p in front], color=FRONT, marker="D", s=30, zorder=4,
                label="Pareto front")
     if len(front) > 1:
-        xs, ys = [front[0][0]], [front[0][1]]
-        for x, y in front[1:]:
-            xs += [x, x]
-            ys += [ys[-1], y]
+        xs, ys = [front[0].minutes], [front[0].usd]
+        for p in front[1:]:
+            xs += [p.minutes, p.minutes]
+            ys += [ys[-1], p.usd]
         ax.plot(xs, ys, color=FRONT, linewidth=1, linestyle="--", zorder=2)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    _usd_axis(ax.yaxis)
-    xs_all = [p[1] for p in points]
-    ys_all = [p[2] for p in points]
-    x_span = (max(xs_all) - min(xs_all)) or max(xs_all) or 1.0
-    y_span = (max(ys_all) - min(ys_all)) or max(ys_all) or 1.0
-    ax.set_xlim(max(0.0, min(xs_all) - x_span * 0.1), max(xs_all) + x_span * 0.45)
-    ax.set_ylim(max(0.0, min(ys_all) - y_span * 0.25), max(ys_all) + y_span * 0.15)
-    ax.grid(True, zorder=0)
-    ax.legend(loc="lower right", frameon=False, fontsize=8.5)
-    _place_labels(ax, fig, [(p[0], p[1], p[2]) for p in points], fontsize=8.5)
-    return _svg(fig, chart_id, alt)
+    x_log = _scale(ax, "x", [p.minutes for p in points], log_room=(1.4, 2.6), linear_room=(0.1, 0.45),
+                   ticks=FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
+    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.6), linear_room=(0.25, 0.15), ticks=None)
+    ax.set_xlabel("Time to train (minutes" + (", log scale)" if x_log else ")"))
+    ax.set_ylabel("Cost to train (USD" + (", log scale)" if y_log else ")"))
+    ax.grid(True, which="major", zorder=0)
+    ax.legend(loc="best", frameon=False, fontsize=8)
+    fig.tight_layout()
+    labelled = [(p.label, p.minutes, p.usd) for p in points if p.label]
+    _place_labels(ax, fig, labelled, fontsize=8.5 if len(labelled) <= 8 else 7)
+    return figure_svg(fig, chart_id, alt)
 
 
 def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str, chart_id: str, alt: str,
@@ -233,4 +257,24 @@ def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))
     ax.grid(axis="y", zorder=0)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, fontsize=8.5)
-    return _svg(fig, chart_id, alt)
+    return figure_svg(fig, chart_id, alt)
+
+
+def trend_chart(series: dict[str, list[tuple[int, float]]], rounds: list[str], chart_id: str, alt: str) -> str:
+    """Cheapest cost to train per round (x: index into `rounds`), one line per benchmark model, log scale."""
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.4 + 0.16 * ((len(series) + 2) // 3)))
+    for i, (label, points) in enumerate(series.items()):
+        ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=SERIES[i % len(SERIES)],
+                marker=MARKERS[i % len(MARKERS)], linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=1.2, markersize=4)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(rounds)))
+    ax.set_xticklabels(rounds, rotation=45 if len(rounds) > 6 else 0, fontsize=8)
+    ax.set_xlim(-0.3, max(len(rounds) - 0.7, 0.3))
+    ax.set_xlabel("MLPerf Training round")
+    ax.set_ylabel("Cheapest cost to train (USD, log scale)")
+    ax.yaxis.set_major_formatter(_LOG_USD)
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.grid(True, which="major", zorder=0)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, frameon=False, fontsize=7.5)
+    fig.tight_layout()
+    return figure_svg(fig, chart_id, alt)

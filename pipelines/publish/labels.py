@@ -1,4 +1,4 @@
-"""Human names for benchmarks and providers."""
+"""Human names for benchmarks, providers and instances."""
 
 BENCHMARKS = {
     "resnet": "ResNet-50 (image classification, ImageNet)",
@@ -30,3 +30,13 @@ def short_benchmark(name: str) -> str:
 
 def provider(name: str) -> str:
     return PROVIDERS.get(name, name)
+
+
+def instance(provider_name: str, instance_type: str) -> str:
+    """"AWS p4d.24xlarge": how both documents name a cloud instance."""
+    return f"{provider(provider_name)} {instance_type}"
+
+
+def instance_of(row) -> str:
+    """The instance of a row that has provider and instance_type columns."""
+    return instance(row["provider"], row["instance_type"])

@@ -41,6 +41,28 @@ def times(value: float | None) -> str:
     return "–" if _missing(value) else f"{value:.2f}×"
 
 
+def multiple(ratio: float | None) -> str:
+    """A ratio with three significant digits: 1.30×, 12.3×, 123×, 1,235×."""
+    if _missing(ratio):
+        return "–"
+    if round(ratio, 2) < 10:
+        return f"{ratio:.2f}×"
+    if round(ratio, 1) < 100:
+        return f"{ratio:.1f}×"
+    return f"{ratio:,.0f}×"
+
+
+def savings(value: float | None) -> str:
+    """Savings against the baseline, readable either way: "+63.8%" when cheaper; when dearer, how
+    many times the baseline's cost (savings of -1134.5% read "12.3× the baseline's cost": a
+    negative percentage past -100% says nothing to a reader)."""
+    if _missing(value):
+        return "–"
+    if value > -0.05:
+        return pct(value)
+    return f"{multiple(1.0 - value / 100.0)} the baseline's\u00a0cost"  # a narrow cell breaks before "baseline's"
+
+
 def count(value: float | None) -> str:
     return "–" if _missing(value) else f"{value:,.0f}"
 

@@ -1,4 +1,4 @@
-"""HTML from the Jinja template and PDF from that same HTML with WeasyPrint.
+"""HTML from a Jinja template (the report's, the atlas's) and PDF from that same HTML with WeasyPrint.
 
 Safety: Jinja autoescapes every value, so names and notes from input files come out as inert
 text; WeasyPrint gets a URL fetcher that serves `data:` URLs and files inside templates/ only,
@@ -20,7 +20,7 @@ from weasyprint.urls import URLFetcher
 
 from pipelines.config import TEMPLATES_DIR
 
-TEMPLATE = "report.html.j2"
+STYLESHEET = "report.css"  # both documents' one stylesheet, inlined
 
 
 def breakable(value) -> Markup:
@@ -41,11 +41,13 @@ def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
     return env
 
 
-def render_html(context: dict, templates: Path = TEMPLATES_DIR) -> str:
-    css = (templates / "report.css").read_text(encoding="utf-8")
+def render_html(doc, template: str = "report.html.j2", templates: Path = TEMPLATES_DIR) -> str:
+    """One self-contained HTML page: `template` (which extends base.html.j2) renders the document
+    record `doc` (the report's or the atlas's context), with the stylesheet inlined."""
+    css = (templates / STYLESHEET).read_text(encoding="utf-8")
     if "</" in css:  # inlined unescaped in <style>: it must not be able to close the element
-        raise ValueError(f"{templates / 'report.css'} contains '</', which would end the inline <style>")
-    return environment(templates).get_template(TEMPLATE).render(css=css, **context)
+        raise ValueError(f"{templates / STYLESHEET} contains '</', which would end the inline <style>")
+    return environment(templates).get_template(template).render(css=css, doc=doc)
 
 
 class TemplatesOnlyFetcher(URLFetcher):

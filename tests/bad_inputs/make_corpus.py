@@ -59,7 +59,7 @@ def case(name: str, description: str, files: dict[str, str | bytes] | None = Non
 
 
 PRICES = "prices/on_demand_2025-06-01.csv"
-P4D = "aws,us-east-1,p4d.24xlarge,{price},{date},AWS EC2 on-demand list price after the June 2025 P4/P5 price cut"
+P4D = "aws,us-east-1,p4d.24xlarge,{price},{date},AWS EC2 on-demand list price after the June 2025 P4/P5 price cut,exact"
 PRICES_RE = r"prices/on_demand_2025-06-01\.csv"
 
 # ---- prices: normalized CSV ----------------------------------------------------------------
@@ -97,6 +97,57 @@ case("prices_negative_upfront", "a negative upfront payment",
      {OPTIONS: OPTIONS_HEAD + OPTION.format(price="13.6", model="reserved", term="1", payment="partial_upfront",
                                             offering="standard", upfront="-5000", recurring="13")},
      error=OPTIONS_RE + r":2 column upfront_usd: '-5000' is not a finite amount of at least 0")
+
+
+def _provider_pricing_cases() -> None:
+    """The failure modes the readers of the providers' other pricing models add (issue 15)."""
+    sys.path.insert(0, str(HERE.parents[1]))  # price_fixtures uses the project's column names
+    from price_fixtures import (
+        aws_csv, aws_reserved_rows, aws_row, azure_item, gcp_sku, savings_plan_json, spot_advisor, spot_record,
+    )
+
+    aws = "prices/aws-us-east-1-2025-06-01.csv"
+    reserved = [r | {"LeaseContractLength": "2yr"} for r in aws_reserved_rows("p4d.24xlarge", {"4NA7Y494T4": (0, 13.4)})]
+    case("prices_reserved_unknown_lease", "an AWS Price List reserved term of 2 years (AWS sells 1yr and 3yr)",
+         {aws: aws_csv([aws_row("p4d.24xlarge", "21.9576420000"), *reserved])},
+         error=r"prices/aws-us-east-1-2025-06-01\.csv:RateCode P4D24XLARGXXXSKU\.4NA7Y494T4: LeaseContractLength '2yr' "
+               r"is not one of 1yr, 3yr")
+    case("prices_savings_plan_without_price_list",
+         "an AWS savings plan offer without the EC2 price list that ties its usage types to instances",
+         {"prices/aws-savings-plans-us-east-1-2025-06-01.json": json.dumps(savings_plan_json())},
+         error=r"prices/aws-savings-plans-us-east-1-2025-06-01\.json:\$\.terms\.savingsPlan\[0\]\.rates\[0\]: "
+               r"savings plan rate for usage type BoxUsage:p4d\.24xlarge \(RunInstances\) cannot be tied to an instance")
+    case("prices_spot_advisor_undated", "the AWS spot advisor JSON saved under its own name, which carries no date",
+         {"prices/spot-advisor-data.json": json.dumps(spot_advisor())},
+         error=r"prices/spot-advisor-data\.json: the AWS spot advisor JSON carries no date of its own")
+    case("prices_spot_history_zero", "a DescribeSpotPriceHistory record with a spot price of zero",
+         {"prices/aws-spot-us-east-1-2025-06-01.json": json.dumps({"SpotPriceHistory": [
+             spot_record("us-east-1a", "p4d.24xlarge", "0.000000", "2025-05-30T12:00:00+00:00")]})},
+         error=r"prices/aws-spot-us-east-1-2025-06-01\.json:\$\.SpotPriceHistory\[0\]\.SpotPrice: spot price is zero")
+    item = azure_item("Standard_ND96asr_v4", "ND96asr A100 v4", "Virtual Machines NDasrA100v4 Series", 350000.0,
+                      "2025-06-01T00:00:00Z", type_="Reservation", reservationTerm="5 Years")
+    case("prices_azure_reservation_term", "an Azure reservation of a term Azure does not sell for VMs (5 Years)",
+         {"prices/azure-eastus-2025-06-01.json": json.dumps({"BillingCurrency": "USD", "CustomerEntityId": "Default",
+                                                            "CustomerEntityType": "Retail", "Items": [item],
+                                                            "NextPageLink": None, "Count": 1})},
+         error=r"prices/azure-eastus-2025-06-01\.json:\$\.Items\[0\]\.reservationTerm: reservation term '5 Years' "
+               r"is not one of 1 Year, 3 Years")
+    sku = gcp_sku("A2C0-0000-0009", "Commitment v1: A2 Cpu in Americas for 3 Years", 0.014225, group="CPU",
+                  usage_type="Commit1Yr", effective="2025-06-01T08:00:00Z")
+    case("prices_gcp_commitment_term_mismatch", "a GCP commitment SKU whose usage type (1 year) and description (3 years) disagree",
+         {"prices/gcp-us-central1-2025-06-01.json": json.dumps({"skus": [sku], "nextPageToken": ""})},
+         error=r"prices/gcp-us-central1-2025-06-01\.json:\$\.skus\[0\]\.category\.usageType: usage type Commit1Yr "
+               r"disagrees with the description's term")
+    case("prices_spot_range_excludes_price", "a spot price outside the zones' range it claims to stand for",
+         {"prices/spot_2025-06-01.csv": "provider,region,instance_type,usd_per_hour,as_of,source,pricing_model,"
+                                        "zone_count,zone_min_usd_per_hour,zone_max_usd_per_hour\n"
+                                        "aws,us-east-1,p4d.24xlarge,9.9,2025-06-01,AWS spot,spot,3,10.1,10.2\n"},
+         error=r"prices/spot_2025-06-01\.csv:2 column zone_min_usd_per_hour: the zones' range 10\.1-10\.2 does not "
+               r"contain the price 9\.9")
+
+
+_provider_pricing_cases()
+
 case("prices_negative", "a negative price", {PRICES: replace_line(PRICES, 2, P4D.format(price="-21.96", date="2025-06-01"))},
      error=PRICES_RE + r":2 column usd_per_hour: .*negative")
 case("prices_zero", "a price of zero (someone forgot the price)", {PRICES: replace_line(PRICES, 2, P4D.format(price="0", date="2025-06-01"))},
@@ -120,12 +171,12 @@ case("prices_date_future", "an as_of in the future",
      error=PRICES_RE + r":2 column as_of: date 2999-06-01 is in the future")
 case("prices_duplicate_conflict", "the same instance, region and date priced twice with different prices",
      {PRICES: raw(PRICES) + P4D.format(price="23.10", date="2025-06-01") + "\n"},
-     error=PRICES_RE + r":(2|4).*(21\.957642|23\.1)")
+     error=PRICES_RE + r":(2|10).*(21\.957642|23\.1)")
 case("prices_wrong_field_count", "a row with a field too many (an unquoted comma in the source)",
-     {PRICES: replace_line(PRICES, 3, "aws,us-east-1,p5.48xlarge,55.04,2025-06-01,list price, after the cut")},
-     error=PRICES_RE + r":3: has 7 fields, the header has 6")
+     {PRICES: replace_line(PRICES, 3, "aws,us-east-1,p5.48xlarge,55.04,2025-06-01,list price, after the cut,exact")},
+     error=PRICES_RE + r":3: has 8 fields, the header has 7")
 case("prices_unknown_provider", "a provider that is not aws, gcp or azure",
-     {PRICES: replace_line(PRICES, 2, "oracle,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list")},
+     {PRICES: replace_line(PRICES, 2, "oracle,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list,exact")},
      error=PRICES_RE + r":2 column provider: 'oracle' is not one of")
 case("prices_non_utf8", "a snapshot in Latin-1 (a byte that is not UTF-8 on line 3)",
      {PRICES: raw(PRICES).encode("utf-8").replace(b"p5.48xlarge,55.04,2025-06-01,AWS", b"p5.48xlarge,55.04,2025-06-01,AWS \xe9")},
@@ -149,7 +200,7 @@ case("prices_bom_crlf", "a snapshot saved by a spreadsheet: byte-order mark and 
 # ---- instances.csv ----------------------------------------------------------------------------
 INST = "instances.csv"
 INST_RE = r"instances\.csv"
-P3 = "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,{count},16,{vcpus},488,"
+P3 = "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,{count},16,{vcpus},488,,V100-SXM2-16GB,instance"
 case("instances_empty", "instances.csv is an empty file", {INST: ""}, error=INST_RE + r":1: is empty")
 case("instances_header_only", "instances.csv with a header and no rows", {INST: lines(INST)[0]},
      error=INST_RE + r":2: has a header but no rows")
@@ -166,18 +217,18 @@ case("instances_negative", "negative vcpus", {INST: replace_line(INST, 4, P3.for
 case("instances_zero", "zero accelerators", {INST: replace_line(INST, 4, P3.format(count=0, vcpus=64))},
      error=INST_RE + r":4 column accelerator_count: 0 must be greater than zero")
 case("instances_nan", "memory_gib of NaN",
-     {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,nan,")},
+     {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,nan,,V100-SXM2-16GB,instance")},
      error=INST_RE + r":4 column memory_gib: 'nan' is not a number")
 case("instances_int_overflow", "a count too large for a 64-bit integer",
      {INST: replace_line(INST, 4, P3.format(count=8, vcpus=10**20))},
      error=INST_RE + r":4 column vcpus: '100000000000000000000' is not a whole number")
 case("instances_duplicate_key", "the same instance listed twice with different accelerators",
-     {INST: raw(INST) + "aws,p3.16xlarge,NVIDIA V100-SXM2-32GB,8,32,64,488,\n"},
-     error=INST_RE + r":12: duplicate key \(provider=aws, instance_type=p3\.16xlarge\) also on line\(s\) 4")
-case("instances_unknown_provider", "a provider in capitals ('AWS')", {INST: replace_line(INST, 4, "AWS,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,")},
+     {INST: raw(INST) + "aws,p3.16xlarge,NVIDIA V100-SXM2-32GB,8,32,64,488,,V100-SXM2-32GB,instance\n"},
+     error=INST_RE + r":25: duplicate key \(provider=aws, instance_type=p3\.16xlarge\) also on line\(s\) 4")
+case("instances_unknown_provider", "a provider in capitals ('AWS')", {INST: replace_line(INST, 4, "AWS,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB,instance")},
      error=INST_RE + r":4 column provider: 'AWS' is not one of aws, gcp, azure")
-case("instances_short_row", "a row with a field missing", {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,")},
-     error=INST_RE + r":4: has 7 fields, the header has 8")
+case("instances_short_row", "a row with a field missing", {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB")},
+     error=INST_RE + r":4: has 9 fields, the header has 10")
 case("instances_unclosed_quote", "a quote opened and never closed: the rest of the file is one cell",
      {INST: replace_line(INST, 4, 'aws,p3.16xlarge,"NVIDIA V100-SXM2-16GB,8,16,64,488,')},
      error=INST_RE + r":\d+: (is not valid CSV|has \d+ fields)")
@@ -194,6 +245,26 @@ case("instances_missing", "instances.csv deleted", remove=[INST], error=INST_RE 
 case("instances_extra_column_blank_lines", "an extra column (family) and blank lines: accepted",
      {INST: "".join(l.rstrip("\n") + (",family\n" if i == 0 else ",accelerated\n\n") for i, l in enumerate(lines(INST)))},
      accepted=True)
+case("instances_unknown_accelerator_model", "an instance linked to an accelerator model the catalog does not have",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=64).replace(",V100-SXM2-16GB,", ",V100-SXM9-16GB,"))},
+     error=INST_RE + r":4 column accelerator_model: 'V100-SXM9-16GB' is no cloud_model of the accelerator catalog")
+case("instances_bad_billing", "billing neither instance nor chip",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=64).replace(",instance", ",hourly"))},
+     error=INST_RE + r":4 column billing: 'hourly' is not one of instance, chip")
+case("instances_no_vcpus", "an instance billed per instance without its vCPU count (the GCP composer needs it)",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=""))},
+     error=INST_RE + r":4 column vcpus: is empty")
+
+# ---- accelerators.csv (the accelerator catalog) ---------------------------------------------------
+ACC = "accelerators.csv"
+ACC_RE = r"accelerators\.csv"
+case("accelerators_missing", "accelerators.csv deleted", remove=[ACC], error=ACC_RE + r": is missing")
+case("accelerators_bad_regex", "a name_regex that is not a regular expression",
+     {ACC: replace_line(ACC, 2, "A100-PCIe-80GB,NVIDIA,a100 (pcie,,,,")},
+     error=ACC_RE + r":2 column name_regex: invalid regular expression")
+case("accelerators_missing_column", "the cloud_model column left out",
+     {ACC: edit(ACC, "memory_gb,cloud_model,assumption", "memory_gb,assumption").replace(",A100-SXM-80GB,runs", ",runs")},
+     error=ACC_RE + r":1: missing column\(s\) cloud_model")
 
 # ---- mappings.csv -----------------------------------------------------------------------------
 MAP = "mappings.csv"

@@ -52,6 +52,18 @@ NEEDED = {
     "region": "Region Code",
 }
 
+# Columns read when the file has them: reserved terms (absent from on-demand-only excerpts), the
+# market option (Capacity Blocks share an instance's usage type, and older files lack the column)
+# and the operation (with the usage type, what a savings plan rate names).
+OPTIONAL = {
+    "offer_term_code": "OfferTermCode",
+    "lease": "LeaseContractLength",
+    "purchase": "PurchaseOption",
+    "offering": "OfferingClass",
+    "market": "MarketOption",
+    "operation": "operation",
+}
+
 
 def column_key(name: str) -> str:
     """A column name without case and spacing, so `usageType` and `Usage Type` match."""

@@ -7,14 +7,22 @@ absurd (> MAX_USD_PER_HOUR), with a plausible date that is not in the future.
 
 Every row carries its pricing option (PRICE_OPTION): pricing_model (on_demand, spot, reserved,
 savings_plan, committed_use), term_years (1 or 3, commitments only), payment_option (no_upfront,
-partial_upfront, all_upfront) and offering_class (standard, convertible; AWS reserved instances).
-usd_per_hour is always the effective hourly rate, recurring hourly + upfront / (term_years x
-8,760 h); upfront_usd and recurring_usd_per_hour keep its parts where they are known. certainty is
-"exact" for a price read from a price list and "approximate" for one not checked against a file.
+partial_upfront, all_upfront; where a provider sells several) and offering_class (standard,
+convertible for AWS reserved instances; compute, ec2_instance for AWS savings plans, whose two
+plans price the same instance differently). usd_per_hour is always the effective hourly rate,
+recurring hourly + upfront / (term_years x 8,760 h); upfront_usd and recurring_usd_per_hour keep
+its parts where they are known. certainty is "exact" for a price read from a price list and
+"approximate" for one not checked against a file.
+
+A spot price that stands for several availability zones keeps their spread: zone_count,
+zone_min_usd_per_hour and zone_max_usd_per_hour (see aws_spot.py for which figure stands for a
+region); interruption_frequency is the provider's bucket of how often spot capacity was reclaimed
+("<5%", "5-10%", ... ">20%"), where the input gives one. All four are null on other rows.
 
 The normalized CSV (`provider,region,instance_type,usd_per_hour,as_of,source`, extra columns
 allowed; optional pricing_model, term_years, payment_option, offering_class, upfront_usd,
-recurring_usd_per_hour and certainty, a missing or empty pricing_model meaning on_demand) is the
+recurring_usd_per_hour, certainty and, for spot, zone_count, zone_min_usd_per_hour,
+zone_max_usd_per_hour and interruption_frequency; a missing or empty pricing_model meaning on_demand) is the
 hand-kept form. It is small, so it is read with the csv module, which keeps exact
 line numbers. Its rows are kept as written (not filtered to instances.csv): a curated file lists
 what the team meant to price, and a typo there should surface downstream, not vanish here.
@@ -27,6 +35,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from datetime import date, datetime
 from pathlib import Path
 
@@ -41,7 +50,11 @@ PRICING_MODELS = ("on_demand", "spot", "reserved", "savings_plan", "committed_us
 COMMITMENTS = ("reserved", "savings_plan", "committed_use")  # the models that have a term
 TERMS_YEARS = (1, 3)
 PAYMENT_OPTIONS = ("no_upfront", "partial_upfront", "all_upfront")
-OFFERING_CLASSES = ("standard", "convertible")
+RESERVED_CLASSES = ("standard", "convertible")  # AWS reserved instances
+SAVINGS_PLAN_CLASSES = ("compute", "ec2_instance")  # AWS Compute and EC2 Instance Savings Plans
+OFFERING_CLASSES = RESERVED_CLASSES + SAVINGS_PLAN_CLASSES
+# How often spot capacity was reclaimed, as the providers bucket it: "<5%", "5-10%", ">20%", "20+%".
+INTERRUPTION_BUCKET = re.compile(r"^(?:[<>]\s?\d{1,2}%|\d{1,2}\s?-\s?\d{1,2}\s?%|\d{1,2}\+\s?%)$")
 CERTAINTIES = ("exact", "approximate")
 HOURS_PER_YEAR = 8760  # AWS, Azure and GCP all bill a commitment year as 365 x 24 hours
 
@@ -59,6 +72,10 @@ PRICE_SCHEMA: dict[str, pl.DataType] = {
     "upfront_usd": pl.Float64,
     "recurring_usd_per_hour": pl.Float64,
     "certainty": pl.Utf8,
+    "zone_count": pl.Int64,  # spot: zones the figure stands for
+    "zone_min_usd_per_hour": pl.Float64,
+    "zone_max_usd_per_hour": pl.Float64,
+    "interruption_frequency": pl.Utf8,  # spot: the provider's bucket, e.g. "<5%"
     "file": pl.Utf8,
     "line": pl.Utf8,
 }
@@ -76,7 +93,9 @@ NORMALIZED_COLUMNS = ("provider", "region", "instance_type", "usd_per_hour", "as
 
 _ON_DEMAND_DEFAULTS = {"pricing_model": "on_demand", "term_years": None, "payment_option": None,
                        "offering_class": None, "upfront_usd": None, "recurring_usd_per_hour": None,
-                       "certainty": "exact"}
+                       "certainty": "exact", "zone_count": None, "zone_min_usd_per_hour": None,
+                       "zone_max_usd_per_hour": None, "interruption_frequency": None}
+SPOT_SPREAD = ("zone_count", "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency")
 
 
 def empty_prices() -> pl.DataFrame:
@@ -112,18 +131,27 @@ def parse_price(text: object, path: Path | str, where: str | int) -> float:
 
     Zero is returned, not refused: provider files list zero-price rows that callers drop.
     """
+    return _parse_usd(text, path, where, "price", MAX_USD_PER_HOUR, "USD/h")
+
+
+def parse_upfront(text: object, path: Path | str, where: str | int, term_years: int) -> float:
+    """An upfront fee in USD: absurd when above MAX_USD_PER_HOUR for every hour of the term."""
+    return _parse_usd(text, path, where, "upfront fee", MAX_USD_PER_HOUR * term_years * HOURS_PER_YEAR, "USD")
+
+
+def _parse_usd(text: object, path: Path | str, where: str | int, what: str, limit: float, unit: str) -> float:
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
-        raise InputError(path, where, f"price {text!r} is not a number")
+        raise InputError(path, where, f"{what} {text!r} is not a number")
     try:
         value = float(text.strip() if isinstance(text, str) else text)
     except (ValueError, OverflowError):
-        raise InputError(path, where, f"price {text!r} is not a number") from None
+        raise InputError(path, where, f"{what} {text!r} is not a number") from None
     if not math.isfinite(value):
-        raise InputError(path, where, f"price {text!r} is not a finite number")
+        raise InputError(path, where, f"{what} {text!r} is not a finite number")
     if value < 0:
-        raise InputError(path, where, f"price {text!r} is negative")
-    if value > MAX_USD_PER_HOUR:
-        raise InputError(path, where, f"price {text!r} USD/h is absurd (more than {MAX_USD_PER_HOUR:g})")
+        raise InputError(path, where, f"{what} {text!r} is negative")
+    if value > limit:
+        raise InputError(path, where, f"{what} {text!r} {unit} is absurd (more than {limit:g})")
     return value
 
 
@@ -255,8 +283,10 @@ def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -
         raise InputError(path, f"{line} column term_years", f"{model} needs a term of 1 or 3 years")
     if payment is not None and not committed:
         raise InputError(path, f"{line} column payment_option", f"{payment} applies to commitments only, not {model}")
-    if offering is not None and model != "reserved":
+    if offering in RESERVED_CLASSES and model != "reserved":
         raise InputError(path, f"{line} column offering_class", f"{offering} applies to reserved instances only")
+    if offering in SAVINGS_PLAN_CLASSES and model != "savings_plan":
+        raise InputError(path, f"{line} column offering_class", f"{offering} applies to savings plans only")
     if upfront is not None and term is None:
         raise InputError(path, f"{line} column upfront_usd", "an upfront payment needs a commitment term (term_years)")
     if upfront is not None and recurring is not None:
@@ -266,4 +296,28 @@ def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -
                              f"{price:g} is not the effective rate {recurring:g} + {upfront:g} / ({term} x "
                              f"{HOURS_PER_YEAR}) = {expected:.6f}")
     return {"pricing_model": model, "term_years": term, "payment_option": payment, "offering_class": offering,
-            "upfront_usd": upfront, "recurring_usd_per_hour": recurring, "certainty": certainty}
+            "upfront_usd": upfront, "recurring_usd_per_hour": recurring, "certainty": certainty,
+            **_spot_spread(path, line, cell, model, price)}
+
+
+def _spot_spread(path: Path, line: int, cell: dict[str, str], model: str, price: float) -> dict:
+    """The optional spot columns: zone count, zone min and max around the price, interruption bucket."""
+    given = [c for c in SPOT_SPREAD if cell.get(c, "")]
+    if given and model != "spot":
+        raise InputError(path, f"{line} column {given[0]}", f"applies to spot prices only, not {model}")
+    count_text = cell.get("zone_count", "")
+    if count_text and not (count_text.isdigit() and int(count_text) >= 1):
+        raise InputError(path, f"{line} column zone_count", f"{count_text!r} is not a whole number of at least 1")
+    low = _amount(path, line, cell, "zone_min_usd_per_hour")
+    high = _amount(path, line, cell, "zone_max_usd_per_hour")
+    if (low is not None and low > price) or (high is not None and high < price):
+        column = "zone_min_usd_per_hour" if low is not None and low > price else "zone_max_usd_per_hour"
+        raise InputError(path, f"{line} column {column}",
+                         f"the zones' range {low if low is not None else '?'}-{high if high is not None else '?'} "
+                         f"does not contain the price {price:g}")
+    bucket = cell.get("interruption_frequency", "")
+    if bucket and not INTERRUPTION_BUCKET.match(bucket):
+        raise InputError(path, f"{line} column interruption_frequency",
+                         f"{bucket!r} is not an interruption-frequency bucket such as <5%, 5-10% or >20%")
+    return {"zone_count": int(count_text) if count_text else None, "zone_min_usd_per_hour": low,
+            "zone_max_usd_per_hour": high, "interruption_frequency": bucket or None}

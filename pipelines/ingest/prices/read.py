@@ -1,27 +1,62 @@
 """Read one price file or a whole folder of them into the one validated price frame.
 
 A folder holds dated snapshots in any mix of formats; history is never overwritten, so the
-folder's result is every snapshot's rows, one price per (provider, region, instance_type, as_of)
-(see combine.py). GCP SKU pages are special: an instance price is composed from several SKUs
-that may sit on different pages (files), so the folder reader collects the unit prices of every
-GCP page first and composes once (see gcp.py).
+folder's result is every snapshot's rows, one price per (provider, region, instance_type, pricing
+option, as_of) (see combine.py). Some prices need more than one file, so each file is first read
+into its parts (`Parts`) and the folder combines them once:
+- GCP instance prices are composed from unit prices that may sit on different pages (gcp.py);
+- AWS savings plan rates name a usage type and operation, which an AWS Price List of the folder
+  ties to an instance type and region (aws_savings_plans.py);
+- the AWS spot advisor's interruption buckets go onto the spot prices in force on its date
+  (aws_spot.py).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
 from pipelines.errors import InputError
-from pipelines.ingest.prices import aws, azure, detect, gcp
+from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.instances import check_instances
-from pipelines.ingest.prices.normalized import PRICE_COLUMNS, empty_prices, read_normalized_csv
+from pipelines.ingest.prices.normalized import (
+    PRICE_COLUMNS, PRICE_OPTION, PRICING_MODELS, empty_prices, read_normalized_csv,
+)
 
 # Files in a price folder that are not price files: notes and in-flight downloads.
 _SKIPPED_SUFFIXES = (".md", ".txt", ".part", ".tmp")
+
+
+@dataclass
+class Parts:
+    """What the files of a folder hold, before the folder combines them (module docstring)."""
+
+    prices: list[pl.DataFrame] = field(default_factory=list)
+    gcp_units: list[pl.DataFrame] = field(default_factory=list)
+    aws_usage: list[pl.DataFrame] = field(default_factory=list)
+    savings_plan_rates: list[pl.DataFrame] = field(default_factory=list)
+    spot_buckets: list[pl.DataFrame] = field(default_factory=list)
+
+    def add(self, other: Parts) -> None:
+        for name in self.__dataclass_fields__:
+            getattr(self, name).extend(getattr(other, name))
+
+    def combine(self, instances: pl.DataFrame, root: Path) -> pl.DataFrame:
+        prices = list(self.prices)
+        units = pl.concat([gcp.empty_units(), *self.gcp_units])
+        if not units.is_empty():
+            prices.append(gcp.compose(units, instances, root))
+        rates = pl.concat([aws_savings_plans.empty_rates(), *self.savings_plan_rates])
+        if not rates.is_empty():
+            usage = pl.concat([aws_terms.empty_usage(), *self.aws_usage])
+            prices.append(aws_savings_plans.join(rates, usage, root))
+        combined = pl.concat([empty_prices(), *prices]).select(PRICE_COLUMNS)
+        buckets = pl.concat([aws_spot.empty_buckets(), *self.spot_buckets])
+        return aws_spot.attach_buckets(combined, buckets, root)
 
 
 def read_price_file(path: Path, instances: pl.DataFrame, root: Path | None = None) -> pl.DataFrame:
@@ -32,10 +67,7 @@ def read_price_file(path: Path, instances: pl.DataFrame, root: Path | None = Non
     path = Path(path)
     root = Path(root) if root is not None else path.parent
     check_instances(instances)
-    prices, units = _parse(path, _relative(path, root), instances)
-    if not units.is_empty():
-        prices = pl.concat([prices, gcp.compose(units, instances, root)])
-    return _finish(prices, root)
+    return _finish(_parse(path, _relative(path, root), instances).combine(instances, root), root)
 
 
 def read_price_folder(folder: Path, instances: pl.DataFrame) -> pl.DataFrame:
@@ -50,12 +82,10 @@ def read_price_folder(folder: Path, instances: pl.DataFrame) -> pl.DataFrame:
     )
     if not files:
         raise InputError(folder, None, "holds no price files")
-    parsed = [_parse(p, _relative(p, folder), instances) for p in files]
-    prices = [frame for frame, _ in parsed]
-    units = pl.concat([u for _, u in parsed])
-    if not units.is_empty():
-        prices.append(gcp.compose(units, instances, folder))
-    return _finish(pl.concat(prices), folder)
+    parts = Parts()
+    for path in files:
+        parts.add(_parse(path, _relative(path, folder), instances))
+    return _finish(parts.combine(instances, folder), folder)
 
 
 def _is_price_file(rel: Path) -> bool:
@@ -72,26 +102,39 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def _finish(prices: pl.DataFrame, root: Path) -> pl.DataFrame:
+    """One price per key, ordered by instance, then option (on-demand first), then date."""
+    rank = pl.col("pricing_model").replace_strict(PRICING_MODELS, range(len(PRICING_MODELS)), default=None)
+    order = ["provider", "region", "instance_type", rank, *PRICE_OPTION[1:], "as_of"]
     return (
         collapse_duplicates(prices.select(PRICE_COLUMNS), root)
-        .sort(["provider", "region", "instance_type", "as_of"], maintain_order=True)
+        .sort(order, nulls_last=False, maintain_order=True)
     )
 
 
-def _parse(path: Path, rel: str, instances: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(prices, GCP unit prices) of one file; one of the two is empty."""
+def _parse(path: Path, rel: str, instances: pl.DataFrame) -> Parts:
+    """The parts of one file (most files hold prices only)."""
     kind = detect.sniff(path)
     if kind == detect.NORMALIZED_CSV:
-        return read_normalized_csv(path, rel), gcp.empty_units()
+        return Parts(prices=[read_normalized_csv(path, rel)])
     if kind == detect.AWS_CSV:
-        return aws.read_aws_csv(path, rel, instances), gcp.empty_units()
+        prices, usage = aws.read_aws_csv(path, rel, instances)
+        return Parts(prices=[prices], aws_usage=[usage])
+    if kind == detect.AWS_SAVINGS_PLAN_CSV:
+        return Parts(savings_plan_rates=[aws_savings_plans.read_csv(path, rel, instances)])
     doc = _load_json(path)
     kind = detect.json_kind(doc, path)
     if kind == detect.AWS_JSON:
-        return aws.read_aws_json(doc, path, rel, instances), gcp.empty_units()
+        prices, usage = aws_json.read_aws_json(doc, path, rel, instances)
+        return Parts(prices=[prices], aws_usage=[usage])
+    if kind == detect.AWS_SAVINGS_PLAN_JSON:
+        return Parts(savings_plan_rates=[aws_savings_plans.read_json(doc, path, rel, instances)])
+    if kind == detect.AWS_SPOT_HISTORY_JSON:
+        return Parts(prices=[aws_spot.read_spot_history(doc, path, rel, instances)])
+    if kind == detect.AWS_SPOT_ADVISOR_JSON:
+        return Parts(spot_buckets=[aws_spot.read_spot_advisor(doc, path, rel, instances)])
     if kind == detect.AZURE_JSON:
-        return azure.read_azure_json(doc, path, rel, instances), gcp.empty_units()
-    return empty_prices(), gcp.unit_prices(doc, path, rel)
+        return Parts(prices=[azure.read_azure_json(doc, path, rel, instances)])
+    return Parts(gcp_units=[gcp.unit_prices(doc, path, rel)])
 
 
 def _load_json(path: Path) -> object:

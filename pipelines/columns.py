@@ -1,0 +1,228 @@
+"""What each column of the warehouse's tables and of the published data files means, in one place.
+
+The Dagster UI shows these in every table's column schema, and the data files' pages can explain
+their columns from here. A column name means the same in every table it appears in, except where
+TABLE_COLUMNS says otherwise for one table. `unit` says how the report shows a number (the
+functions of pipelines/publish/numbers.py); previews in the UI round with the same functions.
+The data files carry their table's columns: data/mlperf_runs and data/mlperf_scores are
+stg_mlperf_runs and stg_mlperf_scores (the atlas's: atlas_runs and atlas_scores), data/atlas is
+atlas_costs and data/atlas_not_priced is atlas_unpriced.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pipelines.publish import numbers
+
+
+@dataclass(frozen=True)
+class Column:
+    meaning: str
+    unit: str | None = None  # a key of FORMATS, for numbers the report shows
+
+
+# How the report shows a number of each unit: the same functions the report's tables use.
+FORMATS = {
+    "usd": numbers.usd,
+    "usd_per_hour": numbers.usd_hour,
+    "minutes": numbers.minutes,
+    "percent": numbers.pct,
+    "ratio": numbers.times,
+    "count": numbers.count,
+}
+
+COLUMNS: dict[str, Column] = {
+    # what is compared
+    "comparison": Column("id of the comparison in report.toml"),
+    "comparison_title": Column("title of the comparison, as the report shows it"),
+    "description": Column("the comparison's text from report.toml, shown under its title"),
+    "position": Column("order of the instance in its comparison in report.toml (0 first)"),
+    "benchmark": Column("MLPerf Training benchmark, as MLPerf names it (resnet, bert, dlrm, ...)"),
+    "benchmark_position": Column("order of the benchmark in report.toml (0 first)"),
+    "is_baseline": Column("true for the comparison's baseline: the instance savings are measured against"),
+    "baseline_instance_type": Column("the comparison's baseline instance"),
+    "baseline_provider": Column("cloud provider of the baseline instance"),
+    "config_path": Column("where in report.toml the row comes from"),
+    "title": Column("the report's title (report.toml)"),
+    "subtitle": Column("the report's subtitle (report.toml)"),
+    "author": Column("the report's author (report.toml)"),
+    "benchmarks": Column("the benchmarks the report covers, in order (report.toml)"),
+    # cloud instances and prices
+    "provider": Column("cloud provider: aws, azure or gcp"),
+    "region": Column("the provider's region the price is for"),
+    "instance_type": Column("the provider's name of the instance (machine type)"),
+    "accelerator": Column("the instance's accelerator, as instances.csv names it"),
+    "accelerator_count": Column("accelerators in one instance"),
+    "accelerator_memory_gb": Column("memory of one accelerator, GB"),
+    "vcpus": Column("virtual CPUs of the instance"),
+    "memory_gib": Column("host memory of the instance, GiB"),
+    "usd_per_hour": Column("price of one instance-hour in US dollars (effective hourly price for commitments)",
+                           "usd_per_hour"),
+    "as_of": Column("date of the price snapshot the price comes from"),
+    "source": Column("where the price (or the measurement) comes from, as its file says"),
+    "currency": Column("currency of the price as the provider's file states it (only USD is accepted)"),
+    "pricing_model": Column("how the price is paid: on_demand, spot, reserved, savings_plan or committed_use"),
+    "term_years": Column("commitment term in years (empty for on demand and spot)"),
+    "payment_option": Column("how a commitment is paid: no_upfront, partial_upfront or all_upfront (empty otherwise)"),
+    "offering_class": Column("AWS offering: standard or convertible for a reserved instance, compute or "
+                             "ec2_instance for a savings plan (empty otherwise)"),
+    "upfront_usd": Column("one-time upfront payment of a commitment, US dollars", "usd"),
+    "recurring_usd_per_hour": Column("hourly part of a commitment's price, US dollars", "usd_per_hour"),
+    "certainty": Column("exact: checked against a provider's price file; approximate: not checked"),
+    "zone_count": Column("spot: how many availability zones the price stands for (empty otherwise)", "count"),
+    "zone_min_usd_per_hour": Column("spot: the lowest of those zones' prices, US dollars per hour", "usd_per_hour"),
+    "zone_max_usd_per_hour": Column("spot: the highest of those zones' prices, US dollars per hour", "usd_per_hour"),
+    "interruption_frequency": Column("spot: how often the provider reclaimed spot capacity in the trailing month, "
+                                     "its bucket (<5%, 5-10%, ... >20%; empty when the input gives none)"),
+    "price_as_of": Column("date of the snapshot the price in force comes from"),
+    "price_source": Column("where the price in force comes from"),
+    "price_certainty": Column("exact or approximate, as for the price in force (the report tags approximate prices)"),
+    "price_date": Column("the report's price date: report.toml's price_date, else the newest snapshot"),
+    "previous_price_date": Column("the newest snapshot date before the price date (empty when there is none)"),
+    "first_price_date": Column("the oldest snapshot date"),
+    "previous_as_of": Column("date of the previous price"),
+    "current_as_of": Column("date of the price in force on the price date"),
+    "previous_usd_per_hour": Column("price per instance-hour at the previous snapshot", "usd_per_hour"),
+    "current_usd_per_hour": Column("price per instance-hour on the price date", "usd_per_hour"),
+    "change_pct": Column("change of the price since the previous snapshot, percent", "percent"),
+    # measured systems and their results
+    "system": Column("the MLPerf system id (or a team's own system name) whose results stand for the instance"),
+    "mapping_note": Column("how closely the measured system matches the instance (mappings.csv)"),
+    "note": Column("how closely the measured system matches the instance"),
+    "round": Column("MLPerf Training round, e.g. v1.0"),
+    "round_order": Column("the round's place in time, for sorting rounds"),
+    "submitter": Column("organisation that submitted the MLPerf result"),
+    "time_to_train_minutes": Column("time to train to the benchmark's quality target, minutes, scored as "
+                                    "MLCommons scores it (olympic mean of the runs, scaling.json applied)", "minutes"),
+    "runs": Column("result logs (runs) of the benchmark in the MLPerf tree (empty for summarizer CSV rows)"),
+    "dropped_runs": Column("runs that do not count: aborted, or short of the quality target (empty for summarizer "
+                           "CSV rows)"),
+    "samples_per_second": Column("training throughput, samples per second", "count"),
+    "origin": Column("where the time to train comes from: result-summarizer CSV or MLPerf result tree"),
+    "throughput_origin": Column("where samples_per_second comes from: measured (throughput/) or MLPerf log"),
+    "framework": Column("training framework and version"),
+    "precision": Column("numeric precision of the measured run"),
+    "global_batch_size": Column("global batch size of the measured run"),
+    "measured_on": Column("date the throughput was measured"),
+    "run_file": Column("the run's MLPerf result log"),
+    "minutes": Column("the run's time from run_start to run_stop in its log, minutes", "minutes"),
+    "status": Column("scored: the run counts; dropped: it does not (reason says why)"),
+    "reason": Column("why a run was dropped, or why a benchmark has no score (empty when it has one)"),
+    "tree": Column("the MLPerf result tree the score comes from"),
+    # systems JSON
+    "system_name": Column("the system's name in its systems JSON"),
+    "division": Column("MLPerf division: closed or open"),
+    "number_of_nodes": Column("nodes of the measured system"),
+    "accelerators_per_node": Column("accelerators per node of the measured system"),
+    "accelerators_total": Column("accelerators of the measured system: nodes x accelerators per node"),
+    "accelerator_model_name": Column("accelerator as the systems JSON names it"),
+    "accelerator_memory_capacity": Column("accelerator memory as the systems JSON states it"),
+    "host_processor_model_name": Column("host CPU of the measured system"),
+    "host_processors_per_node": Column("host CPUs per node"),
+    "host_memory_capacity": Column("host memory per node, as the systems JSON states it"),
+    "software": Column("other software of the measured system (systems JSON other_software_stack)"),
+    "operating_system": Column("operating system of the measured system"),
+    # cost to train
+    "cost_to_train_usd": Column("cost to train, US dollars: price per hour x time to train", "usd"),
+    "baseline_cost_usd": Column("the baseline's cost to train, US dollars", "usd"),
+    "savings_pct": Column("savings against the baseline, percent: 100 x (1 - cost / baseline cost); "
+                          "negative when dearer", "percent"),
+    "speedup": Column("baseline time / time: above 1 trains faster than the baseline", "ratio"),
+    "samples_per_dollar": Column("samples trained per US dollar: samples per second x 3600 / price per hour", "count"),
+    "price_to_beat_baseline": Column("hourly price at which this instance would train as cheaply as the baseline: "
+                                     "baseline cost / time in hours", "usd_per_hour"),
+    "price_to_beat_cheapest": Column("hourly price at which this instance would train as cheaply as the cheapest: "
+                                     "cheapest cost / time in hours", "usd_per_hour"),
+    "cost_rank": Column("rank by cost to train in its group, 1 the cheapest (ties share a rank)"),
+    "on_pareto_front": Column("true when no other row of its group is both at least as fast and as cheap, "
+                              "and better in one"),
+    "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
+    "current_cost_usd": Column("cost to train on the price date", "usd"),
+    "cost_change_pct": Column("change of the cost to train since the previous snapshot, percent", "percent"),
+    "previous_rank": Column("cost rank at the previous snapshot's prices"),
+    "current_rank": Column("cost rank on the price date"),
+    # where rows come from
+    "file": Column("the input file the row was read from (under RAW_DIR)"),
+    "line": Column("line (or JSON path) of the row in its file"),
+    "kind": Column("what the input file holds: prices, instances, mappings, results, systems, throughput, "
+                   "report config or mlperf tree"),
+    "rows": Column("rows taken from the file"),
+    "sha256": Column("SHA-256 of the file's bytes (of all its files, for an MLPerf tree)"),
+    "bytes": Column("size of the file in bytes", "count"),
+    # the atlas
+    "benchmark_model": Column("the model the benchmark trains; results are compared within a round and a model"),
+    "folder": Column("the submitter's folder in the round's repository"),
+    "benchmark_path": Column("the benchmark's folder in the result repositories"),
+    "quirk": Column("a layout quirk of the published folder, and how it was read (empty for none)"),
+    "scaling_factor": Column("factor from the benchmark's scaling.json applied to the time (empty for none)"),
+    "accelerator_model": Column("the accelerator model, one name per model (raw/accelerators.csv)"),
+    "cloud_model": Column("the cloud accelerator the result is priced as"),
+    "vendor": Column("maker of the accelerator"),
+    "assumption": Column("what was assumed to price the accelerator, when its systems JSON is not explicit"),
+    "status_class": Column("availability in a few classes: cloud, on-premise, available, preview, research, unknown"),
+    "problem": Column("what is wrong with the systems JSON (empty when nothing is)"),
+    "system_problem": Column("what is wrong with the result's systems JSON (empty when nothing is)"),
+    "instance_accelerators": Column("accelerators billed per instance (1 for a Cloud TPU billed per chip)"),
+    "instances_needed": Column("instances needed for the result's accelerators: ceil(accelerators / per instance)"),
+    "idle_accelerators": Column("accelerators paid for but not used: instances x per instance - accelerators"),
+    "accelerator_hours": Column("accelerators x time to train in hours"),
+    "usd_per_accelerator_hour": Column("cost to train / accelerator-hours, US dollars", "usd"),
+    "cheapest_for_accelerator": Column("true for the cheapest row of its accelerator model in its round and model"),
+    "fastest": Column("true for the fastest result of its round and model"),
+    "price_basis": Column("same cloud: measured on that provider's cloud; otherwise an estimate, and of which kind"),
+    "measured_on_provider": Column("the provider whose cloud the result ran on (empty for on-premise results)"),
+    "not_priced_because": Column("why the result has no price (empty when it is priced)"),
+    "billing": Column("how the provider bills: per instance, or per chip (Cloud TPU)"),
+    "notes": Column("notes on the instance: what it is and how it is billed"),
+    "cheapest_cost_usd": Column("the round's cheapest cost to train the model, US dollars", "usd"),
+    "results_priced": Column("results priced for the model in the round"),
+}
+
+# Where a column of one table means something else than COLUMNS says.
+TABLE_COLUMNS: dict[tuple[str, str], Column] = {
+    ("stg_systems", "status"): Column("availability as the systems JSON states it: available, onprem, cloud, "
+                                      "preview, research"),
+    ("atlas_systems", "status"): Column("availability as the systems JSON states it (status_class groups it)"),
+    ("atlas_costs", "status"): Column("availability of the measured system, as its systems JSON states it"),
+    ("stg_systems", "file"): Column("the systems JSON the row was read from (under RAW_DIR)"),
+    ("atlas_systems", "file"): Column("the systems JSON the row was read from"),
+    ("input_files", "file"): Column("the input file (under RAW_DIR), or the MLPerf tree"),
+    ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv names it"),
+    ("stg_accelerators", "model"): Column("the catalog's model: one name for the ways systems JSON spell the part"),
+    ("stg_accelerators", "name_regex"): Column("regular expression searched in the simplified accelerator name of a "
+                                               "systems JSON (the first matching catalog row wins)"),
+    ("stg_accelerators", "system_regex"): Column("regular expression that must also match the simplified system "
+                                                 "name (empty: any system)"),
+    ("stg_accelerators", "memory_gb"): Column("accelerator memory the systems JSON must state for the row to match, "
+                                              "GB within 10 % (empty: any)"),
+    ("stg_report_settings", "regions"): Column("the region bought in per provider (report.toml [regions]); the "
+                                               "atlas prices in the same regions"),
+    ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
+                                       "empty when there is no measured result"),
+    ("stg_throughput", "source"): Column("where the measurement comes from"),
+    ("atlas_trend", "change_pct"): Column("change of the cheapest cost to train since the model's previous round, "
+                                          "percent", "percent"),
+    ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
+    ("atlas_trend", "instances_needed"): Column("instances the cheapest configuration needs"),
+    ("atlas_prices", "as_of"): Column("date of the price"),
+}
+
+
+def describe(table: str, column: str) -> Column | None:
+    """What a column of a table means, or None when the dictionary does not know it."""
+    return TABLE_COLUMNS.get((table, column)) or COLUMNS.get(column)
+
+
+def formatted(table: str, column: str, value) -> str:
+    """A value as the report would show it: numbers with a unit through numbers.py, other floats
+    rounded to 4 decimals, missing values empty."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    known = describe(table, column)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and known and known.unit:
+        return FORMATS[known.unit](value)
+    if isinstance(value, float):
+        return f"{value:,.4f}".rstrip("0").rstrip(".")
+    return str(value)

@@ -1,0 +1,56 @@
+"""The report's appendix: every input file with its SHA-256 and the rows taken from it."""
+
+from __future__ import annotations
+
+import hashlib
+
+import polars as pl
+
+from pipelines.publish.records import Cell, Column, Heading, Row, Table
+
+MAX_FILES_PER_KIND = 20  # input files of one kind listed one by one in the appendix; more: one row
+
+
+def files_digest(files: list[dict]) -> str:
+    """SHA-256 over "<file>\\0<file's SHA-256>\\n" for each file, sorted by name: one hash that
+    stands for a whole group of input files (the appendix's formula, checkable by hand from
+    data/input_files.csv)."""
+    digest = hashlib.sha256()
+    for f in sorted(files, key=lambda f: f["file"]):
+        digest.update(f["file"].encode() + b"\0" + f["sha256"].encode() + b"\n")
+    return digest.hexdigest()
+
+
+def input_rows(input_files: pl.DataFrame) -> list[dict]:
+    """The appendix's rows: every input file, except that a kind with more than
+    MAX_FILES_PER_KIND files is one row (count, rows, combined hash) - 800 systems JSON would
+    otherwise fill 30 pages; data/input_files.csv keeps each file with its SHA-256."""
+    rows = [{"kind": r["kind"], "file": r["file"], "rows": r["rows"], "sha256": r["sha256"], "bytes": r["bytes"],
+             "group": False} for r in input_files.iter_rows(named=True)]
+    by_kind: dict[str, list[dict]] = {}
+    for r in rows:
+        by_kind.setdefault(r["kind"], []).append(r)
+    out = []
+    for kind, files in by_kind.items():  # kinds in the order of their first file
+        if len(files) <= MAX_FILES_PER_KIND:
+            out += files
+        else:
+            out.append({"kind": kind, "file": f"{len(files):,} {kind} files (each with its SHA-256 in data/input_files.csv)",
+                        "rows": sum(f["rows"] or 0 for f in files), "sha256": files_digest(files),
+                        "bytes": sum(f["bytes"] or 0 for f in files), "group": True})
+    return out
+
+
+APPENDIX = Heading("A", "Input files", "inputs", kind="appendix")
+INPUT_COLUMNS = (Column("Kind"), Column("File", css="file"), Column("Rows", numeric=True), Column("SHA-256", css="hash"))
+
+
+def inputs_table(number: int, input_files: pl.DataFrame) -> Table:
+    rows = input_rows(input_files)
+    caption = "The input files, their SHA-256 and the rows taken from each"
+    if any(r["group"] for r in rows):
+        caption += ("; a kind with many files is one row whose hash is the SHA-256 of “file name, NUL, the file's "
+                    "SHA-256, newline” for each of its files in name order")
+    return Table(number, caption, INPUT_COLUMNS, tuple(
+        Row((Cell(r["kind"]), Cell(r["file"], breakable=True), Cell(str(r["rows"]), sort=r["rows"]), Cell(r["sha256"])))
+        for r in rows), css="inputs", csv="input_files")

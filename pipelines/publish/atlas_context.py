@@ -1,0 +1,241 @@
+"""Everything the atlas shows, built from the atlas marts (never from the corpus), as typed records.
+
+Pure: frames in, an `Atlas` out, built in reading order with the report's numbering, footnotes,
+number formats, charts and records (pipelines/publish/). The stages: the summary and the trend
+across rounds (here), one chapter per round (atlas_rounds), the entries not priced and the
+instances with their prices (here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+from pipelines.ingest.mlperf_rules import round_key
+from pipelines.metrics.price_changes import on_demand, prices_in_force
+from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.atlas_rounds import RoundChapter, anchor, model_name, round_chapter, target
+from pipelines.publish.numbering import Numbering
+from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
+
+MAX_UNPRICED_LISTED = 80
+SUMMARY = Heading("1", "Summary", "summary")
+TREND = Heading("2", "The cheapest cost to train across rounds", "trend", running="2 Across rounds")
+INSTANCES = Heading("A", "Cloud instances and prices", "instances", running="A Cloud instances", kind="appendix")
+
+
+@dataclass(frozen=True)
+class Facts:
+    entries: int  # benchmark entries in the corpus
+    scored: int
+    unscored: int
+    priced_results: int
+    pairs: int  # result × instance pairs
+    unpriced: int
+    instances: int
+    runs: int  # result files
+
+
+@dataclass(frozen=True)
+class Unpriced:
+    heading: Heading
+    total: int
+    reasons: tuple[tuple[str, int], ...]  # (why, entries), most frequent first
+    table: Table | None  # the first MAX_UNPRICED_LISTED entries
+
+
+@dataclass(frozen=True)
+class Atlas:
+    front: Front
+    price_date: str
+    facts: Facts
+    summary_heading: Heading
+    summary: Table
+    trend_heading: Heading
+    trend_figure: Figure | None
+    trend: Table
+    chapters: tuple[RoundChapter, ...]
+    unpriced: Unpriced
+    methodology: Heading
+    instances_heading: Heading
+    instances: Table
+    counts: Counts
+
+
+def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str) -> Atlas:
+    """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
+    atlas_runs, atlas_systems, atlas_instances, atlas_prices)."""
+    numbering = Numbering()
+    costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
+    scores, trend = tables["atlas_scores"], tables["atlas_trend"]
+    rounds = sorted(set(scores["round"].drop_nulls().to_list()), key=round_key)
+    summary = summary_table(numbering.table(), trend)
+    trend_figure = trend_chart(numbering.figure(), trend, rounds) if trend.height else None
+    trend_rows = trend_table(numbering.table(), trend)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering)
+                     for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
+    unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering)
+    methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
+    instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date)
+    facts = Facts(
+        entries=scores.height, scored=scores.filter(pl.col("time_to_train_minutes").is_not_null()).height,
+        unscored=scores.filter(pl.col("time_to_train_minutes").is_null()).height,
+        priced_results=costs.select("folder", "system", "round", "benchmark").unique().height, pairs=costs.height,
+        unpriced=tables["atlas_unpriced"].height, instances=tables["atlas_instances"].height,
+        runs=tables["atlas_runs"].height)
+    contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, INSTANCES)
+    return Atlas(
+        front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
+        facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
+        trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
+        instances_heading=INSTANCES, instances=instances, counts=numbering.counts())
+
+
+def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
+    """atlas_costs with what the footnotes say of each system that atlas_costs lacks (host, framework,
+    software, accelerator memory)."""
+    facts = systems.select("round", "folder", "system",
+                           *(c for c in ("host_processor_model_name", "framework", "software", "accelerator_memory_capacity")
+                             if c not in costs.columns))
+    return costs.join(facts, on=["round", "folder", "system"], how="left")
+
+
+def front(price_date: date, generated_on: date, mlperf_dir: str, rounds: list[str], facts: Facts,
+          contents: tuple[Heading, ...]) -> Front:
+    title, subtitle = ("The MLPerf price-performance atlas",
+                       "Every published MLPerf Training result, priced on every matching cloud instance")
+    day = fmt.day(price_date)
+    corpus = mlperf_dir.rstrip("/").rsplit("/", 1)[-1]
+    return Front(
+        title=title, subtitle=subtitle, author="Cost-to-train pipeline", kicker="Price-performance atlas",
+        description=(f"{subtitle}: scale-aware cost to train of MLPerf Training results {', '.join(rounds)} at "
+                     f"on-demand cloud prices as of {day}."),
+        keywords="MLPerf, atlas, cost to train, cloud, GPU, TPU, price-performance",
+        generator="cost-to-train pipeline (atlas)", price_date=day, generated_on=fmt.day(generated_on),
+        facts=(("Prices as of", day), ("Generated", fmt.day(generated_on)), ("Rounds", ", ".join(rounds)),
+               ("Benchmark entries", f"{facts.entries} ({facts.scored} scored, {facts.runs} result files)"),
+               ("Priced results", f"{facts.priced_results} on {facts.instances} cloud instance types "
+                                  f"({facts.pairs} result × instance pairs)")),
+        note=("Cost to train = instances needed for the result's accelerators × on-demand price per hour × time to "
+              "train. List prices in USD, without discounts, storage or network. Results measured outside the cloud "
+              "are priced at cloud rates: those costs are estimates."),
+        contents=contents,
+        colophon=f"{title} · corpus {corpus} · prices as of {day} · generated {fmt.day(generated_on)}",
+    )
+
+
+def _by_round(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda r: round_key(r["round"]))
+
+
+def _configuration(r: dict) -> str:
+    return f"{r['system']} ({r['submitter']})"
+
+
+def _instances(r: dict) -> str:
+    return f"{r['instances_needed']} × {labels.instance(r['provider'], r['instance_type'])}"
+
+
+SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round"), Column("Cheapest cost", numeric=True),
+                   Column("Configuration", css="system"), Column("Time to train", numeric=True),
+                   Column("Against the first priced round"))
+
+
+def summary_table(number: int, trend: pl.DataFrame) -> Table:
+    """Per benchmark model: its cheapest configuration in the newest priced round, against the first."""
+    rows = []
+    for model in sorted(set(trend["benchmark_model"].to_list())):
+        rounds = _by_round(trend.filter(pl.col("benchmark_model") == model).to_dicts())
+        first, last = rounds[0], rounds[-1]
+        change = 100.0 * (last["cheapest_cost_usd"] / first["cheapest_cost_usd"] - 1.0)
+        rows.append(Row((
+            Cell(model_name(model), link=anchor(last["round"], model)), Cell(last["round"]),
+            Cell(fmt.usd(last["cheapest_cost_usd"]), sort=last["cheapest_cost_usd"]),
+            Cell(f"{_configuration(last)} on {_instances(last)}", breakable=True),
+            Cell(fmt.minutes(last["time_to_train_minutes"]), sort=last["time_to_train_minutes"]),
+            Cell(f"{fmt.less_more(change)} than in {first['round']}" if len(rounds) > 1 else "first round priced",
+                 sort=change if len(rounds) > 1 else None),
+        )))
+    return Table(number, "Cheapest cost to train per benchmark model, newest priced round", SUMMARY_COLUMNS,
+                 tuple(rows), css="summary-table", csv="atlas_trend", empty="No result could be priced.", cards=True)
+
+
+def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str]) -> Figure:
+    series = {model_name(model): sorted((rounds.index(r["round"]), r["cheapest_cost_usd"])
+                                        for r in trend.filter(pl.col("benchmark_model") == model).to_dicts()
+                                        if r["round"] in rounds)
+              for model in sorted(set(trend["benchmark_model"].to_list()))}
+    alt = ("Line chart of the cheapest cost to train per benchmark model and MLPerf round (log scale): "
+           + "; ".join(f"{name}: " + ", ".join(f"{rounds[i]} {fmt.usd(cost)}" for i, cost in points)
+                       for name, points in series.items()) + ".")
+    return Figure(number, charts.trend_chart(series, rounds, chart_id(number), alt), alt,
+                  "Cheapest cost to train per round, one line per benchmark model (log scale).")
+
+
+TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round"), Column("Cheapest cost", numeric=True),
+                 Column("Change", numeric=True), Column("Result", css="system"), Column("Instances"),
+                 Column("Time", numeric=True), Column("Quality target"))
+
+
+def trend_table(number: int, trend: pl.DataFrame) -> Table:
+    """Every benchmark model's cheapest result per round; a change of quality target is tagged."""
+    rows, previous = [], None
+    for r in sorted(trend.to_dicts(), key=lambda r: (r["benchmark_model"], round_key(r["round"]))):
+        goal = target(r["round"], r["benchmark"])
+        changed = previous is not None and previous[0] == r["benchmark_model"] and previous[1] != goal
+        previous = (r["benchmark_model"], goal)
+        rows.append(Row((
+            Cell(model_name(r["benchmark_model"]), subs=(r["benchmark"],)), Cell(r["round"]),
+            Cell(fmt.usd(r["cheapest_cost_usd"]), sort=r["cheapest_cost_usd"]),
+            Cell(fmt.pct(r["change_pct"]), sort=r["change_pct"]),
+            Cell(_configuration(r), subs=(f"{r['results_priced']} result(s) priced",), breakable=True),
+            Cell(_instances(r)),
+            Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
+            Cell(goal, tags=(Tag("target changed"),) if changed else ()),
+        )))
+    return Table(number, "Cheapest cost to train per benchmark model and round", TREND_COLUMNS, tuple(rows),
+                 css="trend-table", csv="atlas_trend")
+
+
+UNPRICED_COLUMNS = (Column("Round"), Column("Submitter"), Column("System", css="system"), Column("Benchmark"),
+                    Column("Why"))
+
+
+def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering) -> Unpriced:
+    """Why entries have no cost: counted by reason, and the first ones listed."""
+    reasons = (unpriced.with_columns(pl.col("not_priced_because").str.split(": ").list.first().alias("why"))
+               .group_by("why").agg(pl.len().alias("entries")).sort("entries", "why", descending=[True, False]))
+    listed = unpriced.sort("round", "folder", "system", "benchmark", nulls_last=True).head(MAX_UNPRICED_LISTED).to_dicts()
+    table = None
+    if listed:
+        caption = "Entries not priced" + (f" (first {len(listed)} of {unpriced.height}; all in data/atlas_not_priced.csv)"
+                                          if len(listed) < unpriced.height else "")
+        table = Table(numbering.table(), caption, UNPRICED_COLUMNS, tuple(
+            Row((Cell(r["round"]), Cell(r["submitter"] or r["folder"]), Cell(r["system"], breakable=True),
+                 Cell(r["benchmark"] or "?"), Cell(r["not_priced_because"])))
+            for r in listed), css="unpriced-table", csv="atlas_not_priced")
+    return Unpriced(Heading(str(number), "Entries not priced, and why", "not-priced", running=f"{number} Not priced"),
+                    unpriced.height, tuple(reasons.iter_rows()), table)
+
+
+INSTANCE_COLUMNS = (Column("Instance", header=True), Column("Accelerators"), Column("Billed per"),
+                    Column("USD per hour", numeric=True), Column("Region, as of"), Column("Certainty"),
+                    Column("Source", css="small"))
+
+
+def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date) -> Table:
+    """Every cloud instance of the atlas with its on-demand price in force on the price date."""
+    in_force = prices_in_force(on_demand(prices), price_date)
+    rows = instances.join(in_force, on=["provider", "instance_type"], how="left").sort(
+        "accelerator_model", "provider", "instance_type", "region", nulls_last=True).to_dicts()
+    return Table(number, f"Cloud instances, prices in force on {fmt.day(price_date)} and their sources", INSTANCE_COLUMNS,
+                 tuple(Row((
+                     Cell(labels.instance(r["provider"], r["instance_type"]), breakable=True),
+                     Cell(f"{r['accelerator_count']} × {r['accelerator_model']}"), Cell(r["billing"]),
+                     Cell(fmt.usd_hour(r["usd_per_hour"]) if r["usd_per_hour"] is not None else "no price",
+                          sort=r["usd_per_hour"]),
+                     Cell(r["region"] or "–", subs=(fmt.day(r["as_of"]),)), Cell(r["certainty"] or "–"),
+                     Cell((r["source"] or "–") + (f" ({r['notes']})" if r["notes"] else "")),
+                 )) for r in rows), css="instances-table", csv="atlas_prices")

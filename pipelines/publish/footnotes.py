@@ -1,0 +1,66 @@
+"""The footnotes' text, shared by the report and the atlas: what a measured system is, how its
+time to train was scored, and where a price comes from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+
+from pipelines.publish import labels, numbers as fmt
+
+
+def shortened(items: str, limit: int | None) -> str:
+    """A "; "-separated list cut after the last whole item that fits in `limit` characters, with "…"."""
+    if limit is None or len(items) <= limit:
+        return items
+    cut = items.rfind("; ", 0, limit)
+    return (items[:cut] if cut > 0 else items[:limit]) + " …"
+
+
+def system_note(system: str, info: Mapping | None, round_: str | None, software_limit: int | None = None) -> str:
+    """The system as its MLPerf systems JSON describes it: "<system> (<submitter>, MLPerf Training
+    <round>, <division> division, <status>): <nodes> node(s) × <k> <accelerator>, <memory> each;
+    host ...; <framework>; software: ...;" (only the parts the JSON gives). `software_limit` shortens
+    the software list, which runs to 600 characters of library versions in some systems JSON."""
+    in_round = f"MLPerf Training {round_}" if round_ else None
+    if not info:
+        return f"{system} ({in_round}; no systems JSON given);" if in_round else system
+    head = ", ".join(p for p in [info.get("submitter"), in_round,
+                                 f"{info['division']} division" if info.get("division") else None,
+                                 info.get("status")] if p)
+    parts = [f"{system} ({head}):" if head else f"{system}:"]
+    accelerators = (f"{info.get('number_of_nodes') or '?'} node(s) × {info.get('accelerators_per_node') or '?'} "
+                    f"{info.get('accelerator_model_name') or 'accelerators'}")
+    if info.get("accelerator_memory_capacity"):
+        accelerators += f", {info['accelerator_memory_capacity']} each"
+    parts.append(accelerators + ";")
+    if info.get("host_processor_model_name"):
+        count = info.get("host_processors_per_node")
+        host = f"host {count}× {info['host_processor_model_name']}" if count else f"host {info['host_processor_model_name']}"
+        if info.get("host_memory_capacity"):
+            host += f", {info['host_memory_capacity']} memory"
+        parts.append(host + ";")
+    if info.get("framework"):
+        parts.append(f"{info['framework']};")
+    if info.get("software"):
+        parts.append(f"software: {shortened(info['software'], software_limit)};")
+    return " ".join(parts)
+
+
+def runs_note(runs: int, dropped: int | None) -> str:
+    dropped = dropped or 0
+    return f"runs scored: {runs - dropped} of {runs} ({dropped} dropped); time to train is their olympic mean (Methodology)."
+
+
+def price_note(provider: str, region: str | None, instance_type: str, usd_per_hour: float, as_of: date | str,
+               source: str | None, *, where: str | None = None, unit: str | None = None,
+               approximate: bool = False) -> str:
+    """"<Provider> <instance> in <region>: $x per hour on demand[, <unit>], as of <date>; source:
+    <source> (<file and line>)." `unit` says what one hour buys when it is not obvious (per chip)."""
+    day = as_of if isinstance(as_of, str) else fmt.day(as_of)
+    text = (f"{labels.provider(provider)} {instance_type} in {region or 'any region'}: {fmt.usd_hour(usd_per_hour)} "
+            f"per hour on demand{', ' + unit if unit else ''}, as of {day}; source: {source or 'unknown'}")
+    text += f" ({where})." if where else "."
+    if approximate:
+        text += " Approximate: a public list price not read from a price file."
+    return text

@@ -1,0 +1,163 @@
+"""The parts both documents (report and atlas) are made of: headings, tables, figures, footnotes.
+
+The context builders return these plain frozen records; the macros in templates/macros.html.j2
+render them. Text is formatted once, in Python (pipelines/publish/numbers.py); each table cell
+keeps the number behind its text (`sort`) so a sortable web table orders by value, not by text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A numbered section heading, its anchor and, for chapters, the running page header."""
+
+    number: str  # "2", "2.1", "A"
+    title: str
+    anchor: str
+    running: str | None = None  # the PDF's running header for pages of this chapter; default number + title
+    kind: str = "section"  # "section" or "appendix": how its self-link is read out
+    children: tuple[Heading, ...] = ()  # sub-sections listed under it in the contents
+
+    @property
+    def label(self) -> str:
+        return self.running or f"{self.number} {self.title}"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A footnote call. The first call of a note in its chapter carries the text (printed at the foot
+    of that page); later calls repeat only the number."""
+
+    ref: int
+    text: str | None = None
+
+    @property
+    def id(self) -> str:
+        return f"fn-{self.ref}"
+
+
+@dataclass(frozen=True)
+class Tag:
+    text: str
+    kind: str = ""  # "", "best" or "front": the tag's colour
+    title: str | None = None  # shown on hover
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    sort: float | int | None = None  # the number behind the text, for sorting; None: sort by text
+    subs: tuple[str, ...] = ()  # smaller lines under the text
+    tags: tuple[Tag, ...] = ()
+    note: Note | None = None
+    link: str | None = None  # an anchor in the same document
+    strong: bool = False
+    breakable: bool = False  # a long identifier: may break after _ . / - +
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    numeric: bool = False
+    header: bool = False  # this column's cell is its row's header (th scope=row)
+    group: str | None = None  # a label over this and the adjacent columns of the same group
+    css: str = ""  # how the cells wrap: "system", "file", "hash", "small", "wrap" (a number with words)
+    short: str | None = None  # the label beside each cell when a phone shows rows as cards (Table.cards)
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[Cell, ...]
+    classes: tuple[str, ...] = ()  # "baseline", "cheapest", "no-result"
+    span: str | None = None  # a row with only its header cell and this text across the other columns
+
+
+@dataclass(frozen=True)
+class HeadCell:
+    label: str
+    numeric: bool
+    scope: str = "col"
+    colspan: int = 1
+    rowspan: int = 1
+
+
+@dataclass(frozen=True)
+class Table:
+    number: int
+    caption: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    css: str = ""
+    csv: str | None = None  # the data/ export (without extension) that holds every row of this table
+    empty: str | None = None  # the one row's text when there are no rows
+    cards: bool = False  # on a phone, one card per row: each cell is labelled with its column
+
+    @property
+    def id(self) -> str:
+        return f"tab-{self.number}"
+
+    @property
+    def head(self) -> list[list[HeadCell]]:
+        """The header rows: one, or two when columns are grouped (the group's label spans its columns)."""
+        if not any(c.group for c in self.columns):
+            return [[HeadCell(c.label, c.numeric) for c in self.columns]]
+        top: list[HeadCell] = []
+        below: list[HeadCell] = []
+        for i, c in enumerate(self.columns):
+            if c.group is None:
+                top.append(HeadCell(c.label, c.numeric, rowspan=2))
+                continue
+            below.append(HeadCell(c.label, c.numeric))
+            if i == 0 or self.columns[i - 1].group != c.group:
+                width = 1
+                while i + width < len(self.columns) and self.columns[i + width].group == c.group:
+                    width += 1
+                top.append(HeadCell(c.group, False, scope="colgroup", colspan=width))
+        return [top, below]
+
+
+def chart_id(figure_number: int) -> str:
+    """The id of a figure's SVG; every id inside the SVG starts with it (unique in the page)."""
+    return f"chart-{figure_number}"
+
+
+@dataclass(frozen=True)
+class Figure:
+    number: int
+    svg: str  # inline SVG whose <title> is `alt`
+    alt: str
+    caption: str
+
+    @property
+    def id(self) -> str:
+        return f"fig-{self.number}"
+
+
+@dataclass(frozen=True)
+class Counts:
+    figures: int
+    tables: int
+    footnotes: int
+
+
+@dataclass(frozen=True)
+class Front:
+    """What the base template shows before the chapters: HTML head and PDF metadata, title page,
+    contents, and the colophon at the end."""
+
+    title: str
+    subtitle: str
+    author: str
+    kicker: str  # the small line above the title
+    description: str  # PDF subject
+    keywords: str
+    generator: str
+    price_date: str
+    generated_on: str
+    facts: tuple[tuple[str, str], ...]  # the title page's list: (term, value)
+    note: str  # the title page's last paragraph
+    contents: tuple[Heading, ...]
+    colophon: str

@@ -1,0 +1,330 @@
+"""The report's chapters: one per comparison of report.toml, and in it one section per benchmark
+with its table, its charts and what they show (cheapest, fastest, Pareto front, break-even)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.labels import instance_of as label
+from pipelines.publish.footnotes import price_note, runs_note, system_note
+from pipelines.publish.numbering import Numbering
+from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
+from pipelines.publish.report_changes import since
+
+MAX_BARS = 25  # bars per chart
+MAX_POINT_LABELS = 15  # labelled points in a scatter plot
+MAX_SERIES = 10  # lines in the price history
+INSTANCE_KEY = ("provider", "region", "instance_type")
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What the footnotes, the price history and the "since" sentences look up, built once."""
+
+    systems: dict  # system -> its stg_systems row
+    scores: dict  # (system, benchmark) -> its time_to_train row
+    price_lines: dict  # (provider, region, instance_type, as_of) -> "<file> line <n>"
+    history: dict  # (provider, region, instance_type) -> [(as_of, usd_per_hour)] up to the price date
+    changes: dict  # (comparison, benchmark) -> its cost_changes rows
+    price_date: date
+    previous_date: date | None
+
+    @classmethod
+    def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
+                   price_history: pl.DataFrame, cost_changes: pl.DataFrame) -> Sources:
+        history: dict[tuple, list] = {}
+        for r in price_history.filter(pl.col("as_of") <= dates["price_date"]).sort("as_of").iter_rows(named=True):
+            history.setdefault(tuple(r[k] for k in INSTANCE_KEY), []).append((r["as_of"], r["usd_per_hour"]))
+        changes: dict[tuple, list] = {}
+        for r in cost_changes.iter_rows(named=True):
+            changes.setdefault((r["comparison"], r["benchmark"]), []).append(r)
+        return cls(
+            systems={r["system"]: r for r in systems.iter_rows(named=True)},
+            scores={(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)},
+            price_lines={(r["provider"], r["region"], r["instance_type"], r["as_of"]): f"{r['file']} line {r['line']}"
+                         for r in price_history.iter_rows(named=True)},
+            history=history, changes=changes,
+            price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
+        )
+
+
+@dataclass(frozen=True)
+class Pick:
+    """An instance the text singles out (the cheapest, the fastest), with the figures it quotes."""
+
+    label: str
+    cost: str
+    time: str
+    usd: float
+    minutes: float
+
+
+@dataclass(frozen=True)
+class RunnerUp:
+    """The next cheapest instance and the hourly price at which it would match the cheapest."""
+
+    label: str
+    price: str
+    price_to_beat: str
+    cut: str  # how far its price must fall, in percent
+
+
+@dataclass(frozen=True)
+class BenchmarkSection:
+    heading: Heading
+    short: str  # "ResNet-50"
+    comparison: str  # the comparison's title
+    table: Table
+    figures: tuple[Figure, ...]  # cost; savings and time against cost where there is something to show
+    cheapest: Pick | None
+    fastest: Pick | None
+    baseline: str | None
+    baseline_cost: str | None  # None when the baseline has no result
+    cheapest_is_baseline: bool
+    cheapest_is_fastest: bool
+    savings: str | None  # the cheapest's savings, as the tables show them
+    savings_pct: float | None
+    savings_words: str | None  # "costs 63.8% less than the baseline"
+    runner_up: RunnerUp | None
+    front: tuple[str, ...]
+    front_sentence: str
+    since: str  # what the last price snapshot changed
+    missing: tuple[str, ...]  # instances without a measured result
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: Heading
+    description: str
+    baseline: str | None
+    benchmarks: tuple[BenchmarkSection, ...]
+    history: Figure
+    notes: tuple[Note, ...]  # the footnotes first called in this chapter
+
+
+def ordered(rows: list[dict]) -> list[dict]:
+    """Cheapest to train first; instances without a result last; report.toml's order among equals."""
+    return sorted(rows, key=lambda r: (r["cost_to_train_usd"] is None, r["cost_to_train_usd"] or 0.0, r["position"]))
+
+
+def comparison_section(number: int, comparison: pl.DataFrame, sources: Sources, numbering: Numbering) -> Section:
+    """Chapter `number`: one comparison's benchmarks, then its price history and its notes."""
+    first = comparison.row(0, named=True)
+    notes = numbering.chapter()
+    benchmarks = tuple(
+        benchmark_section(f"{number}.{i}", ordered(comparison.filter(pl.col("benchmark") == bench).to_dicts()),
+                          sources, numbering)
+        for i, bench in enumerate(dict.fromkeys(comparison["benchmark"].to_list()), start=1)
+    )
+    baseline = next((label(r) for r in comparison.iter_rows(named=True) if r["is_baseline"]), None)
+    return Section(
+        heading=Heading(str(number), first["comparison_title"], first["comparison"],
+                        children=tuple(b.heading for b in benchmarks)),
+        description=first.get("description") or "", baseline=baseline, benchmarks=benchmarks,
+        history=history_figure(numbering.figure(), number, comparison, sources), notes=tuple(notes),
+    )
+
+
+def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering: Numbering) -> BenchmarkSection:
+    """One benchmark of a comparison; `rows` in the table's order (cheapest first)."""
+    first = rows[0]
+    bench, short = first["benchmark"], labels.short_benchmark(first["benchmark"])
+    known = [r for r in rows if r["cost_to_train_usd"] is not None]
+    baseline = next((r for r in rows if r["is_baseline"]), None)
+    cheapest = known[0] if known else None
+    fastest = min(known, key=lambda r: (r["time_to_train_minutes"], r["position"])) if known else None
+    front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
+                  if r["on_pareto_front"])
+    table = cost_table(numbering.table(), short, rows, sources, numbering)
+    return BenchmarkSection(
+        heading=Heading(number, labels.benchmark(bench), f"{first['comparison']}-{bench}"),
+        short=short, comparison=first["comparison_title"], table=table,
+        figures=cost_figures(rows, short, front, numbering),
+        cheapest=_pick(cheapest), fastest=_pick(fastest),
+        baseline=label(baseline) if baseline else None,
+        baseline_cost=fmt.usd(baseline["cost_to_train_usd"]) if baseline and baseline["cost_to_train_usd"] is not None else None,
+        cheapest_is_baseline=bool(cheapest and cheapest["is_baseline"]),
+        cheapest_is_fastest=bool(cheapest and fastest and label(cheapest) == label(fastest)),
+        savings=fmt.savings(cheapest["savings_pct"]) if cheapest else None,
+        savings_pct=cheapest["savings_pct"] if cheapest else None,
+        savings_words=("costs " + fmt.less_more(-cheapest["savings_pct"]) + " than the baseline"
+                       if cheapest and cheapest["savings_pct"] is not None else None),
+        runner_up=runner_up(known),
+        front=front, front_sentence=front_sentence(front, len(known)),
+        since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
+        missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
+    )
+
+
+def _pick(row: dict | None) -> Pick | None:
+    if row is None:
+        return None
+    return Pick(label(row), fmt.usd(row["cost_to_train_usd"]), fmt.minutes(row["time_to_train_minutes"]),
+                row["cost_to_train_usd"], row["time_to_train_minutes"])
+
+
+def runner_up(known: list[dict]) -> RunnerUp | None:
+    """The next cheapest after the cheapest, and the break-even price at which it would match it."""
+    beaters = [r for r in known if r["cost_rank"] != 1]
+    if not beaters or not beaters[0]["usd_per_hour"]:
+        return None
+    r = beaters[0]
+    return RunnerUp(label(r), fmt.usd_hour(r["usd_per_hour"]), fmt.usd_hour(r["price_to_beat_cheapest"]),
+                    fmt.pct(100.0 * (1.0 - r["price_to_beat_cheapest"] / r["usd_per_hour"]), signed=False))
+
+
+def front_sentence(front: tuple[str, ...], known: int) -> str:
+    if not front:
+        return ""
+    if len(front) == 1:
+        return f"{front[0]} alone is on the Pareto front: no other instance is faster or cheaper."
+    return (f"Pareto front: {', '.join(front)} — each is either faster or cheaper than every other; "
+            f"the other {known - len(front)} are matched or beaten on both time and cost.")
+
+
+PRICE_TO_BEAT = "Price to beat (USD/hour)"
+COST_COLUMNS = (
+    Column("Instance", header=True), Column("Reference system", css="system"),
+    Column("Time to train", numeric=True), Column("USD per hour", numeric=True), Column("Cost to train", numeric=True),
+    Column("Savings vs baseline", numeric=True, css="wrap"), Column("Speed\u00adup", numeric=True),
+    Column("baseline", numeric=True, group=PRICE_TO_BEAT), Column("cheapest", numeric=True, group=PRICE_TO_BEAT),
+)
+
+
+def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numbering: Numbering) -> Table:
+    return Table(number, f"{short}: time and cost to train per instance, cheapest first", COST_COLUMNS,
+                 tuple(cost_row(r, short, sources, numbering) for r in rows), css="cost-table", csv="cost_to_train")
+
+
+def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row:
+    cheapest = r["cost_rank"] == 1
+    tags = ((Tag("baseline"),) if r["is_baseline"] else ()) + ((Tag("cheapest", "best"),) if cheapest else ()) \
+        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ())
+    accelerators = f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–"
+    if r["system"]:
+        system_call = numbering.note(f"sys:{r['system']}:{r['benchmark']}", system_footnote(r, sources))
+    else:
+        system_call = numbering.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
+                                     f"No measured {short} result for {r['instance_type']}: "
+                                     f"{r.get('mapping_note') or 'no mapping'}.")
+    where = sources.price_lines.get((r["provider"], r["region"], r["instance_type"], r["price_as_of"]))
+    price_call = numbering.note(f"price:{r['provider']}:{r['region']}:{r['instance_type']}",
+                                price_note(r["provider"], r["region"], r["instance_type"], r["usd_per_hour"],
+                                           r["price_as_of"], r.get("price_source"), where=where))
+    cost = r["cost_to_train_usd"]
+    return Row((
+        Cell(label(r), subs=(accelerators,), tags=tags),
+        Cell(r["system"] or "none", note=system_call, breakable=True),
+        Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
+        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call),
+        Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost),
+        Cell("baseline" if r["is_baseline"] else fmt.savings(r["savings_pct"]), sort=r["savings_pct"]),
+        Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
+        Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
+        Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
+    ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
+                                     ("no-result", cost is None)) if on))
+
+
+def system_footnote(r: dict, sources: Sources) -> str:
+    """The measured system behind an instance's time: its configuration, how it was scored, how close a match."""
+    score = sources.scores.get((r["system"], r["benchmark"]))
+    parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None)]
+    if score and score.get("runs") is not None:
+        parts.append(runs_note(score["runs"], score["dropped_runs"]))
+    elif score:
+        parts.append(f"time to train from {score['file']} line {score['line']} (MLPerf result summarizer).")
+    if r.get("mapping_note"):
+        parts.append(f"Match: {r['mapping_note']}.")
+    return " ".join(parts)
+
+
+def _bar_kind(row: dict) -> str:
+    if row["is_baseline"]:
+        return "baseline"
+    return "best" if row["cost_rank"] == 1 else "normal"
+
+
+def _listed(items: list[str]) -> str:
+    return "; ".join(items)
+
+
+def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering: Numbering) -> tuple[Figure, ...]:
+    """The cost chart; the savings chart when the baseline has a cost; time against cost from two results."""
+    known = [r for r in rows if r["cost_to_train_usd"] is not None]
+    baseline = next((r for r in rows if r["is_baseline"]), None)
+    # A chart stays legible: past MAX_BARS instances it shows the cheapest ones and the baseline.
+    shown, bars_note = rows, ""
+    if len(rows) > MAX_BARS:
+        keep = {id(r) for r in known[:MAX_BARS - 1]}
+        shown = [r for r in rows if id(r) in keep or r["is_baseline"]]
+        bars_note = (f", the {len(shown) - (1 if baseline else 0)} cheapest of {len(rows)} instances"
+                     + (" and the baseline" if baseline else ""))
+    figures = [cost_figure(numbering.figure(), shown, short, bars_note)]
+    if baseline and baseline["cost_to_train_usd"] is not None and known:
+        figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note))
+    if len(known) >= 2:
+        figures.append(pareto_figure(numbering.figure(), known, short, front))
+    return tuple(figures)
+
+
+def _bars_alt(what: str, bars: list[charts.Bar]) -> str:
+    return f"Bar chart of {what}: " + _listed([f"{b.label} {b.text if b.value is not None else 'no result'}"
+                                               for b in bars]) + "."
+
+
+def cost_figure(number: int, shown: list[dict], short: str, bars_note: str) -> Figure:
+    bars = [charts.Bar(label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r)) for r in shown]
+    alt = _bars_alt(f"the cost to train {short} on each instance", bars)
+    return Figure(number, charts.bar_chart(bars, "Cost to train (USD)", chart_id(number), alt), alt,
+                  f"{short}: cost to train per instance{bars_note} (green: cheapest, grey: baseline).")
+
+
+def savings_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str) -> Figure:
+    bars = [charts.Bar(label(r), r["savings_pct"], fmt.savings(r["savings_pct"]), _bar_kind(r))
+            for r in shown if not r["is_baseline"]]
+    alt = _bars_alt(f"the savings against the baseline {baseline}", bars)
+    return Figure(number, charts.bar_chart(bars, f"Savings against {baseline} (%)", chart_id(number), alt, signed=True),
+                  alt, f"{short}: savings against the baseline {baseline}{bars_note} (green: cheaper, vermilion: "
+                       f"costs more, written as a multiple of the baseline's cost).")
+
+
+def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...]) -> Figure:
+    """Time against cost; past MAX_POINT_LABELS points only the front and the baseline are labelled."""
+    many = len(known) > MAX_POINT_LABELS
+    points = [charts.Point(label(r) if not many or r["on_pareto_front"] or r["is_baseline"] else "",
+                           r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"]))
+              for r in sorted(known, key=lambda r: r["position"])]
+    alt = (f"Scatter plot of time to train against cost to train for {short}: "
+           + _listed([f"{label(r)} {fmt.minutes(r['time_to_train_minutes'])}, {fmt.usd(r['cost_to_train_usd'])}"
+                      for r in known]) + ". On the Pareto front: " + ", ".join(front) + ".")
+    caption = (f"{short}: time against cost to train. Diamonds mark the Pareto front ({', '.join(front)})"
+               + (", joined by a dashed staircase" if len(front) > 1 else "")
+               + "; every other point is matched or beaten on both time and cost by a point on the front"
+               + (" (labels on the front and the baseline only)" if many else "") + ".")
+    return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt, caption)
+
+
+def history_figure(number: int, section: int, comparison: pl.DataFrame, sources: Sources) -> Figure:
+    """Step lines of the compared instances' hourly prices over the snapshots, up to the price date."""
+    instances = comparison.select(*INSTANCE_KEY).unique(maintain_order=True)
+    note = ""
+    if instances.height > MAX_SERIES:  # the baseline, then the cheapest to train, in the table's order
+        ranked = comparison.sort(pl.col("is_baseline").not_(), "cost_rank", "position", nulls_last=True)
+        keep = ranked.select(*INSTANCE_KEY).unique(maintain_order=True).head(MAX_SERIES)
+        note = f" (the baseline and the cheapest to train, {keep.height} of {instances.height} instances)"
+        instances = instances.join(keep, on=list(INSTANCE_KEY), how="semi", maintain_order="left")
+    series = {label(i): sources.history.get(tuple(i[k] for k in INSTANCE_KEY), [])
+              for i in instances.iter_rows(named=True)}
+    alt = ("Step chart of each compared instance's on-demand hourly price over the price snapshots, "
+           f"each price in force until the next snapshot or {fmt.day(sources.price_date)}: "
+           + _listed([f"{k}: " + (", ".join(f"{d.isoformat()} {fmt.usd_hour(p)}" for d, p in v) or "no price")
+                      for k, v in series.items()]) + ".")
+    svg = charts.price_history_chart(series, "On-demand price (USD per hour)", chart_id(number), alt,
+                                     until=sources.price_date)
+    return Figure(number, svg, alt, f"On-demand price history of the instances compared in section {section}{note}, "
+                                    f"up to {fmt.day(sources.price_date)}.")

@@ -1,0 +1,38 @@
+"""A matplotlib figure as inline SVG: repeatable, accessible, with searchable text.
+
+`svg.fonttype = 'none'` (set in pipelines/publish/charts.py) keeps labels as text, searchable in
+the PDF and read by screen readers; a fixed `svg.hashsalt` and no date metadata give the same bytes
+for the same data. The SVG gets a `<title>` (its alt text: WeasyPrint writes it as the /Alt of the
+tagged PDF's Figure, browsers use it as the accessible name) and every id inside it is prefixed
+with the chart's own id, so several charts inlined in one HTML page never share an id.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from html import escape
+
+import matplotlib.pyplot as plt
+
+
+def figure_svg(fig, chart_id: str, alt: str) -> str:
+    """The figure as an <svg> element for inlining in HTML; closes the figure."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None},
+                bbox_inches="tight", pad_inches=0.05)
+    plt.close(fig)
+    svg = buffer.getvalue()
+    svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: the SVG is inlined in HTML
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, count=1, flags=re.S)
+    # matplotlib's `*{stroke-linejoin: round; ...}` would style the whole HTML page: drop it
+    svg = re.sub(r"\s*<defs>\s*<style[^>]*>.*?</style>\s*</defs>", "", svg, count=1, flags=re.S)
+    # Scale with the page: keep the viewBox, let CSS set the size.
+    svg = re.sub(r'<svg([^>]*?) width="[^"]+" height="[^"]+"', r'<svg\1', svg, count=1)
+    # One namespace of ids per chart: matplotlib numbers its ids from 1 in every figure.
+    svg = re.sub(r'\bid="([^"]+)"', rf'id="{chart_id}-\1"', svg)
+    svg = svg.replace("url(#", f"url(#{chart_id}-").replace('href="#', f'href="#{chart_id}-')
+    head_end = svg.index(">") + 1
+    head = svg[:head_end].replace("<svg", f'<svg id="{chart_id}" class="chart-svg" role="img" '
+                                          f'aria-labelledby="{chart_id}-title"', 1)
+    return f'{head}\n <title id="{chart_id}-title">{escape(alt, quote=True)}</title>{svg[head_end:]}'

@@ -1,0 +1,98 @@
+"""Energy estimate and emissions per training run (pipelines/metrics/energy.py), computed by hand."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+import pytest
+
+from pipelines.metrics.energy import ESTIMATE, LOCATION_BASED, MEASURED, emissions_per_run, energy_per_run
+
+BOARD = pl.DataFrame({
+    "model": ["H100-SXM-80GB", "B200-SXM-180GB", "TPU v4"],
+    "board_power_w": [700.0, 1000.0, None],
+    "board_power_source": ["datasheet", "datasheet", None],
+    "board_power_as_of": [date(2026, 12, 1), date(2026, 12, 1), None],
+})
+INTENSITY = pl.DataFrame({
+    "provider": ["aws", "gcp", "gcp", "azure"],
+    "region": ["us-east-1", "us-central1", "us-west4", "eastus"],
+    "grid_gco2e_per_kwh": [380.0, 410.0, 360.0, 400.0],
+    "as_of": [date(2024, 1, 1)] * 4,
+    "source": ["a", "b", "c", "d"],
+})
+PUE = pl.DataFrame({
+    "provider": ["aws", "gcp", "gcp"],
+    "region": [None, None, "us-central1"],
+    "pue": [1.135, 1.1, 1.11],
+    "as_of": [date(2024, 1, 1)] * 3,
+    "source": ["aws fleet", "gcp fleet", "gcp us-central1"],
+})
+
+
+def _results(**extra) -> pl.DataFrame:
+    return pl.DataFrame({
+        "entry": ["h100", "b200 measured", "tpu", "unknown", "no time"],
+        "accelerator_model": ["H100-SXM-80GB", "B200-SXM-180GB", "TPU v4", None, "H100-SXM-80GB"],
+        "accelerators": [64, 8, 256, 8, 8],
+        "time_to_train_minutes": [30.0, 10.0, 5.0, 1.0, None],
+        **extra,
+    })
+
+
+def test_the_estimate_is_accelerators_times_board_power_times_time():
+    out = energy_per_run(_results(measured_energy_kwh=[None, 1.75, None, None, None]), BOARD)
+    rows = {r["entry"]: r for r in out.to_dicts()}
+    # 64 x 700 W x 0.5 h = 22,400 Wh = 22.4 kWh
+    assert rows["h100"]["estimated_energy_kwh"] == pytest.approx(22.4, rel=1e-12)
+    assert rows["h100"]["energy_kwh"] == pytest.approx(22.4, rel=1e-12)
+    assert rows["h100"]["energy_basis"] == ESTIMATE == "estimate (board power)"
+    assert rows["h100"]["utilization"] == 1.0 and rows["h100"]["energy_note"] is None
+    # measured wins over the estimate (8 x 1000 W x 1/6 h = 1.333 kWh would be the estimate)
+    assert rows["b200 measured"]["estimated_energy_kwh"] == pytest.approx(8 * 1000 * 10 / 60 / 1000, rel=1e-12)
+    assert rows["b200 measured"]["energy_kwh"] == 1.75 and rows["b200 measured"]["energy_basis"] == MEASURED
+    assert rows["b200 measured"]["utilization"] is None
+    # no figure: null and a reason, never zero
+    assert rows["tpu"]["energy_kwh"] is None and rows["tpu"]["energy_note"] == "no energy: no board power for TPU v4"
+    assert rows["unknown"]["energy_note"] == "no energy: accelerator model unknown"
+    assert rows["no time"]["energy_note"] == "no energy: no time to train"
+    assert out["entry"].to_list() == _results()["entry"].to_list()
+
+
+def test_a_stated_utilization_scales_the_estimate_only():
+    out = energy_per_run(_results(measured_energy_kwh=[None, 1.75, None, None, None]), BOARD, utilization=0.6)
+    rows = {r["entry"]: r for r in out.to_dicts()}
+    assert rows["h100"]["energy_kwh"] == pytest.approx(64 * 700 * 0.6 * 0.5 / 1000, rel=1e-12)  # 13.44 kWh
+    assert rows["h100"]["utilization"] == 0.6
+    assert rows["b200 measured"]["energy_kwh"] == 1.75
+    for bad in (0.0, 1.2, -0.5):
+        with pytest.raises(ValueError, match="utilization"):
+            energy_per_run(_results(), BOARD, utilization=bad)
+
+
+def test_without_measured_column_everything_is_estimated():
+    out = energy_per_run(_results(), BOARD)
+    assert out.filter(pl.col("entry") == "b200 measured")["energy_basis"].item() == ESTIMATE
+
+
+def test_emissions_are_kwh_times_pue_times_grid_intensity():
+    runs = pl.DataFrame({
+        "provider": ["aws", "gcp", "gcp", "azure", "aws", "aws"],
+        "region": ["us-east-1", "us-central1", "us-west4", "eastus", "eu-west-9", "us-east-1"],
+        "energy_kwh": [22.4, 22.4, 22.4, 22.4, 22.4, None],
+    })
+    out = emissions_per_run(runs, INTENSITY, PUE).to_dicts()
+    # aws us-east-1: 22.4 kWh x 1.135 (fleet) = 25.424 kWh x 380 g/kWh = 9,661.12 g
+    assert out[0]["emissions_kg_co2e"] == pytest.approx(9.66112, rel=1e-12)
+    assert out[0]["pue"] == 1.135 and out[0]["pue_source"] == "aws fleet"
+    assert out[0]["emissions_basis"] == LOCATION_BASED == "location-based"
+    # gcp us-central1 has its own PUE: 22.4 x 1.11 = 24.864 kWh x 410 = 10,194.24 g
+    assert out[1]["emissions_kg_co2e"] == pytest.approx(10.19424, rel=1e-12) and out[1]["pue"] == 1.11
+    # gcp us-west4 falls back to the fleet PUE: 22.4 x 1.1 = 24.64 kWh x 360 = 8,870.4 g
+    assert out[2]["emissions_kg_co2e"] == pytest.approx(8.8704, rel=1e-12) and out[2]["pue_source"] == "gcp fleet"
+    # no PUE for azure here, no intensity for eu-west-9, no energy: null and why
+    assert out[3]["emissions_kg_co2e"] is None and out[3]["emissions_note"] == "no emissions: no PUE for azure/eastus"
+    assert out[4]["emissions_note"] == "no emissions: no grid intensity for aws/eu-west-9"
+    assert out[5]["emissions_note"] == "no emissions: no energy" and out[5]["emissions_basis"] is None
+    assert out[0]["grid_as_of"] == date(2024, 1, 1) and out[0]["grid_source"] == "a"

@@ -1,0 +1,85 @@
+"""The parts both documents are made of (pipelines/publish/records.py), their one numbering, and
+the macros that render them (templates/macros.html.j2)."""
+
+from __future__ import annotations
+
+import re
+
+from pipelines.publish.numbering import Numbering
+from pipelines.publish.records import Cell, Column, Heading, Note, Row, Table, Tag
+from pipelines.publish.render import environment
+from pipelines.publish.report_sections import COST_COLUMNS
+
+
+def _macro(call: str, **values) -> str:
+    return environment().from_string('{% import "macros.html.j2" as m %}' + call).render(**values)
+
+
+def test_grouped_columns_make_two_header_rows():
+    top, below = Table(2, "c", COST_COLUMNS, ()).head
+    assert [(h.label, h.scope, h.colspan, h.rowspan) for h in top][-2:] == [
+        ("Speed\u00adup", "col", 1, 2), ("Price to beat (USD/hour)", "colgroup", 2, 1)]
+    assert all(h.rowspan == 2 for h in top[:-1])
+    assert [h.label for h in below] == ["baseline", "cheapest"]
+    assert len(Table(1, "c", (Column("a"), Column("b", numeric=True)), ()).head) == 1
+
+
+def test_notes_are_numbered_in_reading_order_and_repeat_within_a_chapter():
+    numbering = Numbering()
+    first = numbering.chapter()
+    a = numbering.note("sys:x", "System x.")
+    b = numbering.note("price:y", "Price y.")
+    again = numbering.note("sys:x", "System x.")
+    assert (a, b, again) == (Note(1, "System x."), Note(2, "Price y."), Note(1))  # the text is printed once
+    second = numbering.chapter()
+    c = numbering.note("sys:x", "System x.")
+    assert c == Note(3, "System x.")  # a new chapter prints it again, with the next number
+    assert first == [a, b] and second == [c]
+    assert (numbering.table(), numbering.table(), numbering.figure()) == (1, 2, 1)
+    assert numbering.counts().footnotes == 3 and numbering.counts().tables == 2
+
+
+def test_table_macro_renders_headers_notes_tags_sort_values_and_spans():
+    table = Table(7, "Costs <per> instance", (Column("Instance", header=True), Column("System", css="system"),
+                                              Column("Cost", numeric=True, short="Cost")), (
+        Row((Cell("AWS p4d", subs=("8× A100",), tags=(Tag("cheapest", "best"),)),
+             Cell("sys_a.b", note=Note(4, "System <a>."), breakable=True), Cell("$10.53", sort=10.529)),
+            classes=("cheapest",)),
+        Row((Cell("ResNet", link="cmp-resnet"),), span="no measured result"),
+    ), cards=True)
+    html = _macro("{{ m.table(t) }}", t=table)
+    assert '<table id="tab-7">' in html and "Costs &lt;per&gt; instance" in html
+    assert '<a class="anchor" href="#tab-7" aria-label="Link to table 7">#</a>' in html
+    assert ('<tr class="cheapest"><th scope="row">AWS p4d<span class="sub">8× A100</span>'
+            '<span class="tag best">cheapest</span></th>') in html
+    assert '<td class="system" data-label="System">sys_<wbr>a.<wbr>b<span class="fncall" id="fncall-4"></span>' in html
+    assert '<span class="fn" id="fn-4">System &lt;a&gt;.</span>' in html
+    assert '<td class="num" data-label="Cost" data-sort="10.529">$10.53</td>' in html
+    assert '<th scope="row"><a href="#cmp-resnet">ResNet</a></th><td colspan="2" class="muted">no measured result</td>' in html
+    empty = _macro("{{ m.table(t) }}", t=Table(8, "none", (Column("a"), Column("b")), (), empty="Nothing priced."))
+    assert '<tr><td colspan="2" class="muted">Nothing priced.</td></tr>' in empty
+    assert "data-label" not in _macro("{{ m.table(t) }}", t=Table(9, "x", (Column("a"),), (Row((Cell("1"),)),)))
+
+
+def test_section_macro_gives_the_running_header_and_the_self_link():
+    html = _macro('{% call m.section(h) %}<p>body</p>{% endcall %}',
+                  h=Heading("4", "What changed since 2024-01-01", "changes", running="4 What changed"))
+    assert re.search(r'<section id="changes" class="chapter" aria-labelledby="changes-title">\s*'
+                     r'<h2 id="changes-title" data-section="4 What changed"><span class="num">4</span> '
+                     r'What changed since 2024-01-01<a class="anchor" href="#changes" aria-label="Link to section 4">#</a></h2>'
+                     r'\s*<p>body</p>\s*</section>', html)
+    appendix = _macro('{% call m.section(h, level=2) %}{% endcall %}', h=Heading("A", "Input files", "inputs", kind="appendix"))
+    assert 'data-section="A Input files"' in appendix and 'aria-label="Link to appendix A"' in appendix
+
+
+def test_a_long_software_list_is_cut_after_a_whole_item():
+    from pipelines.publish.footnotes import shortened, system_note
+
+    software = "cuda_version: 11.3.0.016; cuda_driver_version: 465.19.01; nccl_version: 2.9.8"
+    assert shortened(software, 60) == "cuda_version: 11.3.0.016; cuda_driver_version: 465.19.01 …"
+    assert shortened(software, None) == shortened(software, 200) == software
+    info = {"submitter": "NVIDIA", "division": "closed", "status": "onprem", "number_of_nodes": 1,
+            "accelerators_per_node": 8, "accelerator_model_name": "NVIDIA A100", "software": software}
+    assert system_note("dgxa100", info, "v1.0", software_limit=30) == (
+        "dgxa100 (NVIDIA, MLPerf Training v1.0, closed division, onprem): 1 node(s) × 8 NVIDIA A100; "
+        "software: cuda_version: 11.3.0.016 …;")
