@@ -155,7 +155,7 @@ def test_quirk_corpus_end_to_end(tmp_path):
     assert "RetinaNet (OpenImages)" in html and "SSD-ResNet34 (COCO)" in html
     # each round is one partition, stored as one Parquet file per table
     stored = tmp_path / "warehouse" / "atlas_rounds" / "atlas_round_scores"
-    assert sorted(p.name for p in stored.iterdir()) == ["v0.6.parquet", "v1.0.parquet", "v2.0.parquet"]
+    assert sorted(p.name for p in stored.iterdir()) == ["v0.6.parquet", "v1.0.parquet", "v3.0.parquet"]
 
 
 def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path):
