@@ -113,7 +113,6 @@ COLUMNS: dict[str, Column] = {
     "tree": Column("the MLPerf result tree the score comes from"),
     # systems JSON
     "system_name": Column("the system's name in its systems JSON"),
-    "division": Column("MLPerf division: closed or open"),
     "number_of_nodes": Column("nodes of the measured system"),
     "accelerators_per_node": Column("accelerators per node of the measured system"),
     "accelerators_total": Column("accelerators of the measured system: nodes x accelerators per node"),
@@ -179,6 +178,14 @@ COLUMNS: dict[str, Column] = {
     "notes": Column("notes on the instance: what it is and how it is billed"),
     "cheapest_cost_usd": Column("the round's cheapest cost to train the model, US dollars", "usd"),
     "results_priced": Column("results priced for the model in the round"),
+    # scored as MLCommons scores it
+    "division": Column("MLPerf division of the entry: closed or open (from its systems JSON; an entry without one "
+                       "gets no official score)"),
+    "rule_deviation": Column("where the official summarizer's score departs from the written rules (the score is "
+                             "kept, as published, and flagged)"),
+    "deviates_from_rules": Column("true when rule_deviation says the official score departs from the written rules"),
+    "official_crash": Column("the error that stops the official summarizer on this entry's system or folder, when it "
+                             "does (no official score)"),
 }
 
 # Where a column of one table means something else than COLUMNS says.
