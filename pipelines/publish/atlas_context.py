@@ -61,6 +61,7 @@ class Atlas:
     methodology: Heading
     instances_heading: Heading
     instances: Table
+    pairs: Table  # web only: every priced result × instance pair
     counts: Counts
 
 
@@ -90,7 +91,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
         facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
-        instances_heading=INSTANCES, instances=instances, counts=numbering.counts())
+        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]),
+        counts=numbering.counts())
 
 
 def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
@@ -138,7 +140,7 @@ def _instances(r: dict) -> str:
     return f"{r['instances_needed']} × {labels.instance(r['provider'], r['instance_type'])}"
 
 
-SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round"), Column("Cheapest cost", numeric=True),
+SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
                    Column("Configuration", css="system"), Column("Time to train", numeric=True),
                    Column("Against the first priced round"))
 
@@ -157,7 +159,7 @@ def summary_table(number: int, trend: pl.DataFrame) -> Table:
             Cell(fmt.minutes(last["time_to_train_minutes"]), sort=last["time_to_train_minutes"]),
             Cell(f"{fmt.less_more(change)} than in {first['round']}" if len(rounds) > 1 else "first round priced",
                  sort=change if len(rounds) > 1 else None),
-        )))
+        ), facets=(("Provider", labels.provider(last["provider"])), ("Accelerator", last["accelerator_model"] or "–"))))
     return Table(number, "Cheapest cost to train per benchmark model, newest priced round", SUMMARY_COLUMNS,
                  tuple(rows), css="summary-table", csv="atlas_trend", empty="No result could be priced.", cards=True)
 
@@ -174,7 +176,7 @@ def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str]) -> Figure:
                   "Cheapest cost to train per round, one line per benchmark model (log scale).")
 
 
-TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round"), Column("Cheapest cost", numeric=True),
+TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
                  Column("Change", numeric=True), Column("Result", css="system"), Column("Instances"),
                  Column("Time", numeric=True), Column("Quality target"))
 
@@ -194,12 +196,14 @@ def trend_table(number: int, trend: pl.DataFrame) -> Table:
             Cell(_instances(r)),
             Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
             Cell(goal, tags=(Tag("target changed"),) if changed else ()),
-        )))
+        ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
+                   ("Benchmark", model_name(r["benchmark_model"])))))
     return Table(number, "Cheapest cost to train per benchmark model and round", TREND_COLUMNS, tuple(rows),
                  css="trend-table", csv="atlas_trend")
 
 
-UNPRICED_COLUMNS = (Column("Round"), Column("Submitter"), Column("System", css="system"), Column("Benchmark"),
+UNPRICED_COLUMNS = (Column("Round", facet="Round"), Column("Submitter"), Column("System", css="system"),
+                    Column("Benchmark", facet="Benchmark"),
                     Column("Why"))
 
 
@@ -238,4 +242,48 @@ def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, 
                           sort=r["usd_per_hour"]),
                      Cell(r["region"] or "–", subs=(fmt.day(r["as_of"]),)), Cell(r["certainty"] or "–"),
                      Cell((r["source"] or "–") + (f" ({r['notes']})" if r["notes"] else "")),
-                 )) for r in rows), css="instances-table", csv="atlas_prices")
+                 ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–")))
+                 for r in rows), css="instances-table", csv="atlas_prices")
+
+
+def _words(value) -> str:
+    return str(value).replace("_", " ") if value is not None else "–"
+
+
+# Columns of atlas_costs that only some corpora or price books have: shown, and filtered by, when present.
+OPTIONAL_PAIR_COLUMNS = (("division", Column("Division", facet="Division")),
+                         ("pricing_model", Column("Pricing model", facet="Pricing model")))
+
+
+def pairs_table(costs: pl.DataFrame) -> Table:
+    """The web edition's table of every priced result × instance pair, in data/atlas.csv's order (its
+    rows travel as JSON and are drawn a page at a time: the whole corpus has 10,000+)."""
+    optional = [(name, column) for name, column in OPTIONAL_PAIR_COLUMNS if name in costs.columns]
+    columns = (Column("Round", facet="Round"), Column("Benchmark model"), *(c for _, c in optional),
+               Column("Submitter"), Column("System", header=True, css="system"), Column("Accelerators"),
+               Column("Time to train", numeric=True), Column("Instance"), Column("Region"),
+               Column("Instances", numeric=True), Column("USD per hour", numeric=True),
+               Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True),
+               Column("USD per accel\u200berator-hour", numeric=True), Column("Rank", numeric=True), Column("Tags"))
+    rows = []
+    for r in costs.iter_rows(named=True):
+        tags = ", ".join(t for t, on in (("Pareto", r["on_pareto_front"]), ("fastest", r["fastest"]),
+                                         ("cheapest " + (r["accelerator_model"] or ""), r["cheapest_for_accelerator"]),
+                                         ("estimate", r["price_basis"] != "same cloud")) if on)
+        rows.append(Row((
+            Cell(r["round"]), Cell(model_name(r["benchmark_model"])), *(Cell(_words(r[name])) for name, _ in optional),
+            Cell(r["submitter"] or r["folder"]), Cell(r["system"]),
+            Cell(f"{r['accelerators_total']} × {r['accelerator_model']}", sort=r["accelerators_total"]),
+            Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
+            Cell(labels.instance(r["provider"], r["instance_type"])), Cell(r["region"] or "–"),
+            Cell(fmt.count(r["instances_needed"]), sort=r["instances_needed"]),
+            Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"]),
+            Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"]),
+            Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
+            Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
+            Cell(fmt.count(r["cost_rank"]), sort=r["cost_rank"]), Cell(tags),
+        ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
+                   ("Benchmark", model_name(r["benchmark_model"])))))
+    return Table(0, f"Every priced result × instance pair ({len(rows):,}; the same rows as data/atlas.csv)", columns,
+                 tuple(rows), css="pairs-table", csv="atlas", empty="This table needs JavaScript; data/atlas.csv "
+                 "has the same rows.", anchor="every-pair", web_only=True)

@@ -171,7 +171,8 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
         Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"]),
         Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
         Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
-    ), classes=("cheapest",) if rank == 1 else ())
+    ), classes=("cheapest",) if rank == 1 else (),
+        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–")))
 
 
 def _billing(r: dict) -> str:

@@ -227,7 +227,8 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
     ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
-                                     ("no-result", cost is None)) if on))
+                                     ("no-result", cost is None)) if on),
+        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–")))
 
 
 def system_footnote(r: dict, sources: Sources) -> str:
