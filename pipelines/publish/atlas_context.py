@@ -18,6 +18,7 @@ from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.atlas_rounds import RoundChapter, anchor, model_name, round_chapter, target
 from pipelines.publish.numbering import Numbering
+from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
 MAX_UNPRICED_LISTED = 80
@@ -72,10 +73,13 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
     scores, trend = tables["atlas_scores"], tables["atlas_trend"]
     rounds = sorted(set(scores["round"].drop_nulls().to_list()), key=round_key)
+    # one colour per accelerator model in every figure: the catalog's models, sorted
+    palette = Palette(sorted(set(tables["atlas_instances"]["accelerator_model"].drop_nulls().to_list())
+                             | set(costs["accelerator_model"].drop_nulls().to_list())))
     summary = summary_table(numbering.table(), trend)
-    trend_figure = trend_chart(numbering.figure(), trend, rounds) if trend.height else None
+    trend_figure = trend_chart(numbering.figure(), trend, rounds, palette) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
@@ -164,16 +168,23 @@ def summary_table(number: int, trend: pl.DataFrame) -> Table:
                  tuple(rows), css="summary-table", csv="atlas_trend", empty="No result could be priced.", cards=True)
 
 
-def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str]) -> Figure:
-    series = {model_name(model): sorted((rounds.index(r["round"]), r["cheapest_cost_usd"])
-                                        for r in trend.filter(pl.col("benchmark_model") == model).to_dicts()
-                                        if r["round"] in rounds)
+def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Palette) -> Figure:
+    """Small multiples: a panel per benchmark model, its cheapest cost per round coloured by accelerator."""
+    panels = {model_name(model): [charts.TrendPoint(
+                  rounds.index(r["round"]), r["cheapest_cost_usd"], r["accelerator_model"],
+                  f"{model_name(model)}, {r['round']}: {fmt.usd(r['cheapest_cost_usd'])}, {_configuration(r)} on "
+                  f"{_instances(r)}, {fmt.minutes(r['time_to_train_minutes'])}")
+              for r in sorted(trend.filter(pl.col("benchmark_model") == model).to_dicts(), key=lambda r: round_key(r["round"]))
+              if r["round"] in rounds]
               for model in sorted(set(trend["benchmark_model"].to_list()))}
-    alt = ("Line chart of the cheapest cost to train per benchmark model and MLPerf round (log scale): "
-           + "; ".join(f"{name}: " + ", ".join(f"{rounds[i]} {fmt.usd(cost)}" for i, cost in points)
-                       for name, points in series.items()) + ".")
-    return Figure(number, charts.trend_chart(series, rounds, chart_id(number), alt), alt,
-                  "Cheapest cost to train per round, one line per benchmark model (log scale).")
+    alt = ("Small multiples, one panel per benchmark model, of the cheapest cost to train per MLPerf round (log scale), "
+           "each point coloured by the accelerator of that configuration: "
+           + "; ".join(f"{name}: " + ", ".join(f"{rounds[p.round_index]} {fmt.usd(p.usd)} ({p.key})" for p in points)
+                       for name, points in panels.items()) + ".")
+    styles = {k: palette[k] for k in set(trend["accelerator_model"].drop_nulls().to_list())}
+    return Figure(number, charts.trend_chart(panels, rounds, styles, chart_id(number), alt), alt,
+                  "Cheapest cost to train per round, one panel per benchmark model (log scale, each panel its own "
+                  "range), coloured by the accelerator of the cheapest configuration.", css="wide")
 
 
 TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),

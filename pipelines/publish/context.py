@@ -63,7 +63,7 @@ def build_context(
     numbering = Numbering()
     summary_number = numbering.table()  # the summary's table comes first in reading order
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
-                                 price_history=price_history, cost_changes=cost_changes)
+                                 price_history=price_history, cost_changes=cost_changes, cost=cost)
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(

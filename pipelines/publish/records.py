@@ -159,6 +159,7 @@ class Figure:
     svg: str  # inline SVG whose <title> is `alt`
     alt: str
     caption: str
+    css: str = ""  # "wide": a figure that takes the page's whole width and more height in print
 
     @property
     def id(self) -> str:
