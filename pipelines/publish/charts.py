@@ -24,6 +24,7 @@ matplotlib.use("Agg")
 import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 
 from adjustText import adjust_text  # noqa: E402
@@ -193,17 +194,48 @@ def _scale(ax, which: str, values: list[float], log_room: tuple[float, float], l
     return False
 
 
-def _label_points(ax, points: list[Point], fontsize: float) -> None:
-    """Each labelled point's name beside it, moved by adjustText off every other label and point, kept
-    inside the axes (never on a tick label), with a leader line back to its point when moved."""
+def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
+    """Each labelled point's name beside it: adjustText moves the labels off each other and off the
+    points; a last pass moves any label still overlapping one before it, a point, or the axes' edge up
+    or down to the nearest free line, so none sits on another, on a point or on a tick label; a leader line joins a label
+    that ended away from its point."""
     labelled = [p for p in points if p.label]
     if not labelled:
         return
     texts = [ax.text(p.minutes, p.usd, p.label, fontsize=fontsize, color="#222222", ha="left", va="bottom")
              for p in labelled]
     adjust_text(texts, x=[p.minutes for p in points], y=[p.usd for p in points], ax=ax, ensure_inside_axes=True,
-                expand=(1.15, 1.4), min_arrow_len=4,
-                arrowprops={"arrowstyle": "-", "color": "#777777", "linewidth": 0.5, "shrinkA": 1, "shrinkB": 3})
+                expand=(1.15, 1.4))
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    to_data = ax.transData.inverted()
+    marks = [Bbox.from_bounds(x - 5, y - 5, 10, 10)
+             for x, y in ax.transData.transform([(p.minutes, p.usd) for p in points])]
+    placed = []
+    for text, point in zip(texts, labelled):
+        box = text.get_window_extent(renderer)
+        px = ax.transData.transform((point.minutes, point.usd))[0]
+        step = box.height * 1.15
+        # where it is, then its mirror left of the point, then a line up or down at a time, nearest first
+        shifts = sorted(((dx, k * step) for k in range(-30, 31) for dx in (0.0, px - 6 - box.x1)),
+                        key=lambda s: (abs(s[1]) + (0 if s[0] == 0 else step * 0.5), s[0] != 0, s[1] > 0))
+        for dx, dy in shifts:
+            moved = box.translated(dx, dy)
+            fits = frame.x0 <= moved.x0 and moved.x1 <= frame.x1 and frame.y0 <= moved.y0 and moved.y1 <= frame.y1
+            if fits and not any(moved.overlaps(other) for other in placed + marks):
+                break
+        else:
+            moved, dx, dy = box, 0.0, 0.0
+        if dx or dy:
+            x, y = ax.transData.transform(text.get_position())
+            text.set_position(to_data.transform((x + dx, y + dy)))
+        placed.append(moved)
+    for point, box in zip(labelled, placed):
+        px, py = ax.transData.transform((point.minutes, point.usd))
+        nx, ny = min(max(px, box.x0), box.x1), min(max(py, box.y0), box.y1)  # the box's nearest point
+        if (nx - px) ** 2 + (ny - py) ** 2 > 7 ** 2:
+            (x0, y0), (x1, y1) = to_data.transform([(px, py), (nx, ny)])
+            ax.plot([x0, x1], [y0, y1], color="#777777", linewidth=0.5, zorder=1)
 
 
 def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
@@ -242,7 +274,7 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(handles)),
               frameon=False, fontsize=7.5, handletextpad=0.3, columnspacing=1.2)
     fig.tight_layout()
-    _label_points(ax, points, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
+    _label_points(ax, fig, points, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
     return figure_svg(fig, chart_id, alt, tips.texts)
 
 
@@ -272,6 +304,7 @@ def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str
     ax.set_ylim(bottom=0)
     _usd_axis(ax.yaxis)
     ax.margins(x=0.04)
+    ax.tick_params(axis="x", pad=7)  # the first date's label clear of the "$0" beside the corner
     ax.xaxis.set_major_locator(mdates.AutoDateLocator(minticks=3, maxticks=8))
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))
     ax.grid(axis="y", zorder=0)
