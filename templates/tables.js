@@ -100,8 +100,10 @@ function enhance(table) {
     options.deferRender = true;
     options.columns = Array.from({ length: columns }, (_, i) => ({ data: null, render: cellRender(i) }));
   }
-  new DataTable(table, options);
-  table.closest(".dt-container").classList.add("web-table");
+  const api = new DataTable(table, options);
+  // Sorting and searching redraw asynchronously; data-draws counts finished draws (the tests wait on it).
+  table.dataset.draws = "0";
+  api.on("draw", () => { table.dataset.draws = String(Number(table.dataset.draws) + 1); });
 }
 
 document.querySelectorAll("table[data-table]").forEach(enhance);
