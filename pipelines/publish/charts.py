@@ -205,7 +205,7 @@ def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
     texts = [ax.text(p.minutes, p.usd, p.label, fontsize=fontsize, color="#222222", ha="left", va="bottom")
              for p in labelled]
     adjust_text(texts, x=[p.minutes for p in points], y=[p.usd for p in points], ax=ax, ensure_inside_axes=True,
-                expand=(1.15, 1.4))
+                expand=(1.15, 1.4), iter_lim=300)  # a count, not adjustText's default 1 s: the same bytes every build
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
     to_data = ax.transData.inverted()
