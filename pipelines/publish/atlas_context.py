@@ -262,8 +262,7 @@ def _words(value) -> str:
 
 
 # Columns of atlas_costs that only some corpora or price books have: shown, and filtered by, when present.
-OPTIONAL_PAIR_COLUMNS = (("division", Column("Division", facet="Division")),
-                         ("pricing_model", Column("Pricing model", facet="Pricing model")))
+OPTIONAL_PAIR_COLUMNS = tuple((key, Column(name, facet=name)) for key, name in labels.OPTIONAL_FACETS)
 
 
 def pairs_table(costs: pl.DataFrame) -> Table:

@@ -175,7 +175,8 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
         Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
         Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
     ), classes=("cheapest",) if rank == 1 else (),
-        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–")))
+        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"))
+        + labels.optional_facets(r))
 
 
 def _billing(r: dict) -> str:

@@ -231,7 +231,8 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
     ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
                                      ("no-result", cost is None)) if on),
-        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–")))
+        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–"))
+        + labels.optional_facets(r))
 
 
 def system_footnote(r: dict, sources: Sources) -> str:
