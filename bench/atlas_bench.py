@@ -16,7 +16,17 @@ process tree sampled from /proc, CPU time):
      official tool writes scaling.json into the folders it reads, so it reads a fresh hard-linked
      copy each time, in which every existing scaling.json is a real copy (never a link to the
      corpus).
-Subject and reference run alternately (harness.compare), so machine load falls on both alike.
+  3. `make atlas` (pipelines.cli atlas: atlas_job in process) on the whole corpus, cold (fresh
+     warehouse, round store and DAGSTER_HOME); reference: row 1's scoring alone. Peak memory is
+     the process tree's (scoring workers and the PDF included): goal < 500 MiB.
+  4. the same state after a price-only change (a new normalized snapshot repricing p4d.24xlarge);
+     reference: row 3. Goal <= 0.25x; the number of result logs opened is counted by an audit hook
+     in every process of the run (logs_read must be 0).
+  5. after adding one round (ATLAS_BENCH_NEW_ROUND, default the newest): the corpus without that
+     round is built first (not timed), then the round's folder appears and make atlas runs;
+     reference: make atlas cold on that round alone. Goal <= 1.2x.
+Subject and reference run alternately (harness.compare), so machine load falls on both alike;
+rows 3-5 run once each, in that order, side by side in one bench run.
 
 Run: ATLAS_CORPUS=/path/to/corpus .venv/bin/python -m bench.atlas_bench [repeats]
 """
@@ -31,7 +41,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.harness import PYTHON, REPO, Skipped, compare, machine, row, run_command
+from bench.harness import PYTHON, REPO, Skipped, bench_env, compare, machine, row, run_command
 
 _SCORE = """
 import sys, time
@@ -73,6 +83,89 @@ def _fresh_copy(source: Path, dest: Path) -> None:
         scaling.write_bytes(data)
 
 
+# make atlas, counting every result log any process of the run opens (fork keeps the audit hook).
+_MAKE_ATLAS = """
+import os, re, sys
+log = os.environ["ATLAS_BENCH_OPENED"]
+def hook(event, args):
+    path = args[0] if event == "open" and isinstance(args[0], (str, os.PathLike)) else None
+    if path is not None and re.search(r"/result_[^/]*\\.txt$", os.fspath(path)):
+        with open(log, "a") as f:
+            f.write(os.fspath(path) + "\\n")
+sys.addaudithook(hook)
+from pipelines.cli import main
+sys.exit(main(["atlas"]))
+"""
+
+
+class AtlasState:
+    """One atlas installation: MLPERF_DIR of symlinked rounds, RAW_DIR (a copy of raw/), warehouse,
+    round store, reports and DAGSTER_HOME, all under one scratch folder."""
+
+    def __init__(self, root: Path, corpus: Path, rounds: list[str]):
+        self.root = root
+        shutil.rmtree(root, ignore_errors=True)
+        self.mlperf = root / "mlperf"
+        self.mlperf.mkdir(parents=True)
+        for name in rounds:
+            self.add_round(corpus / name)
+        shutil.copytree(REPO / "raw", root / "raw")
+        self.opened = root / "opened.txt"
+
+    def add_round(self, round_dir: Path) -> None:
+        (self.mlperf / round_dir.name).symlink_to(round_dir)
+
+    def env(self) -> dict:
+        return bench_env(raw_dir=self.root / "raw", reports_dir=self.root / "reports",
+                         warehouse=self.root / "warehouse" / "pipeline.duckdb", dagster_home=self.root / "dagster",
+                         MLPERF_DIR=self.mlperf, ATLAS_BENCH_OPENED=self.opened)
+
+    def make_atlas(self):
+        self.opened.write_text("")
+        return run_command([PYTHON, "-c", _MAKE_ATLAS], env=self.env(), sample_tree=True)
+
+    def logs_read(self) -> int:
+        return len(self.opened.read_text().splitlines())
+
+    def new_price(self) -> None:
+        (self.root / "raw" / "prices" / "on_demand_2025-09-01.csv").write_text(
+            "provider,region,instance_type,usd_per_hour,as_of,source\n"
+            "aws,us-east-1,p4d.24xlarge,18.00,2025-09-01,bench: a price-only change\n")
+
+
+def measure_make_atlas(root: Path, scratch: Path) -> list[dict]:
+    rounds = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name.startswith("training_results_v"))
+    new = "training_results_" + os.environ.get("ATLAS_BENCH_NEW_ROUND", rounds[-1].removeprefix("training_results_"))
+    if new not in rounds:
+        raise Skipped(f"{root / new} is missing (ATLAS_BENCH_NEW_ROUND)")
+    scoring = run_command([PYTHON, "-c", _SCORE, str(root), "2"], sample_tree=True)
+    whole = AtlasState(scratch / "whole", root, rounds)
+    cold = whole.make_atlas()
+    cold_logs = whole.logs_read()
+    whole.new_price()
+    priced = whole.make_atlas()
+    priced_logs = whole.logs_read()
+    alone = AtlasState(scratch / "alone", root, [new])
+    alone_cold = alone.make_atlas()
+    grown = AtlasState(scratch / "grown", root, [r for r in rounds if r != new])
+    grown.make_atlas()  # the corpus before the new round: not timed
+    grown.add_round(root / new)
+    added = grown.make_atlas()
+    added_logs, alone_logs = grown.logs_read(), alone.logs_read()
+    n = len(rounds)
+    return [
+        row(f"atlas: make atlas, whole corpus cold ({n} rounds: score, price, HTML, PDF, publish)", [cold],
+            "score_corpus alone on the whole corpus (row 1's subject)", [scoring], memory_goal_mib=500,
+            memory_goal="met" if cold.peak_mib < 500 else "missed", logs_read=cold_logs),
+        row("atlas: make atlas after a price-only change (new p4d.24xlarge snapshot)", [priced],
+            "make atlas, whole corpus cold", [cold], goal_ratio=0.25, logs_read=priced_logs,
+            memory_goal="met" if priced.peak_mib < 500 else "missed"),
+        row(f"atlas: make atlas after adding round {new.removeprefix('training_results_')} to the other {n - 1}",
+            [added], f"make atlas cold on {new.removeprefix('training_results_')} alone", [alone_cold], goal_ratio=1.2,
+            logs_read=added_logs, ref_logs_read=alone_logs),
+    ]
+
+
 def measure(repeats: int = 1) -> list[dict]:
     root = corpus()
     if root is None or not root.is_dir():
@@ -99,6 +192,9 @@ def measure(repeats: int = 1) -> list[dict]:
                                reference_setup=lambda: _fresh_copy(round_dir, copy))
     rows.append(row(f"atlas: score round {round_} ({round_files:,} logs, {round_gb:.2f} GB), 2 workers", ours,
                     f"official result summarizer on every {round_} submitter folder", theirs, goal_ratio=0.1))
+    if os.environ.get("ATLAS_BENCH_MAKE", "1") != "0":
+        with tempfile.TemporaryDirectory(prefix="atlas-make-") as scratch:
+            rows += measure_make_atlas(root, Path(scratch))
     return rows
 
 

@@ -29,20 +29,24 @@ import argparse
 import csv
 import json
 import math
+import shutil
 from datetime import date, timedelta
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
 
 BENCHMARKS = ("resnet", "bert", "dlrm")
 REPORT_REGIONS = {"aws": "us-east-1", "gcp": "us-central1", "azure": "eastus"}
 OTHER_REGIONS = {"aws": ["us-west-2", "eu-west-1"], "gcp": ["europe-west4", "asia-east1"],
                  "azure": ["westeurope", "westus2"]}
 PROVIDERS = ("aws", "gcp", "azure")
-ACCELERATORS = [  # (instances.csv accelerator, memory GB, systems JSON model, base USD/h, minutes scale)
-    ("NVIDIA A100-SXM4-40GB", 40, "NVIDIA A100-SXM4-80GB (400W)", 27.0, 1.0),
-    ("NVIDIA V100-SXM2-16GB", 16, "NVIDIA V100-SXM2-16GB (300W)", 24.0, 2.6),
-    ("NVIDIA V100-SXM2-32GB", 32, "NVIDIA V100-SXM2-32GB (300W)", 31.0, 2.4),
-    ("Habana Gaudi HL-205", 32, "Habana Gaudi", 13.1, 2.2),
-    ("NVIDIA H100-SXM5-80GB", 80, "NVIDIA H100-SXM5-80GB (700W)", 55.0, 0.45),
+ACCELERATORS = [  # (instances.csv accelerator, memory GB, systems JSON model, base USD/h, minutes scale,
+    #                  accelerator catalog cloud model)
+    ("NVIDIA A100-SXM4-40GB", 40, "NVIDIA A100-SXM4-80GB (400W)", 27.0, 1.0, "A100-SXM-40GB"),
+    ("NVIDIA V100-SXM2-16GB", 16, "NVIDIA V100-SXM2-16GB (300W)", 24.0, 2.6, "V100-SXM2-16GB"),
+    ("NVIDIA V100-SXM2-32GB", 32, "NVIDIA V100-SXM2-32GB (300W)", 31.0, 2.4, "V100-SXM2-32GB"),
+    ("Habana Gaudi HL-205", 32, "Habana Gaudi", 13.1, 2.2, "Gaudi-HL-205"),
+    ("NVIDIA H100-SXM5-80GB", 80, "NVIDIA H100-SXM5-80GB (700W)", 55.0, 0.45, "H100-SXM-80GB"),
 ]
 BASE_MINUTES = {"resnet": 28.8, "bert": 21.7, "dlrm": 1.96}
 ROUNDS = {  # round -> benchmark columns of that round's summarizer CSV (as in raw/results)
@@ -97,10 +101,13 @@ def generate(out: Path, factor: int = 100, comparisons: int | None = None) -> di
     rows = []
     for i in range(n_inst):
         provider, itype = instance_type(i)
-        accel, mem, *_ = ACCELERATORS[i % len(ACCELERATORS)]
-        rows.append([provider, itype, accel, 8, mem, 96 if i % 2 else 64, 1152 if i % 2 else 768, ""])
+        accel, mem, *_, cloud_model = ACCELERATORS[i % len(ACCELERATORS)]
+        rows.append([provider, itype, accel, 8, mem, 96 if i % 2 else 64, 1152 if i % 2 else 768, "", cloud_model,
+                     "instance"])
     _write_csv(out / "instances.csv", ["provider", "instance_type", "accelerator", "accelerator_count",
-                                       "accelerator_memory_gb", "vcpus", "memory_gib", "notes"], rows)
+                                       "accelerator_memory_gb", "vcpus", "memory_gib", "notes", "accelerator_model",
+                                       "billing"], rows)
+    shutil.copyfile(REPO / "raw" / "accelerators.csv", out / "accelerators.csv")  # the project's catalog
     counts["instances"] = len(rows)
 
     # systems/*.json: the accelerator of system j matches instance j's (mappings pair them so)

@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.render_bench --quick    # one repeat, sizes up to 100 instances
 
 Sizes: the bundled report (its real marts: the pipeline is run once on raw/ into a temporary
-folder) is the reference; synthetic reports (pipelines/publish/synthetic.py, marts computed with
+folder) is the reference; synthetic reports (bench/synthetic.py, marts computed with
 the pipeline's own metric functions) with 100, 250 and 500 instances across 5 benchmarks (one
 comparison per benchmark, so 500 instances = 5 tables of 100 rows, 1000 footnotes), to judge
 whether time grows linearly with the number of instances.
@@ -48,7 +48,8 @@ def child(source: str, out: str) -> None:
     result = {}
     start, cpu = time.perf_counter(), time.process_time()
     if source.startswith("bundled:"):
-        from pipelines.defs.report import MARTS, report_context
+        from pipelines.defs.report import REPORT_TABLES as MARTS
+        from pipelines.publish.from_marts import report_context
         from pipelines.warehouse import connect, read_table
 
         with connect(Path(source.split(":", 1)[1]), read_only=True) as conn:
@@ -57,7 +58,7 @@ def child(source: str, out: str) -> None:
         context = report_context(tables)
         created = tables["report_dates"]["price_date"][0]
     else:
-        from pipelines.publish.synthetic import synthetic_context
+        from bench.synthetic import synthetic_context
 
         context = synthetic_context(instances=int(source.split(":", 1)[1]), benchmarks=5)
         created = date(2025, 6, 1)

@@ -16,7 +16,6 @@ import os
 import sys
 import textwrap
 import time
-from datetime import date
 from pathlib import Path
 
 from pipelines.config import SETTINGS, Paths
@@ -72,13 +71,18 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 
 # ---- report --------------------------------------------------------------------------------------
+def _published(result, asset: str) -> dict:
+    """The metadata of the run's last materialization of `asset` (where it was published), or {}."""
+    events = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == asset]
+    return events[-1].materialization.metadata if events else {}
+
+
 def run_report() -> int:
     result = run_job("report_job")
     if not result.success:
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
-    published = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "published_report"]
-    meta = published[-1].materialization.metadata if published else {}
+    meta = _published(result, "published_report")
     reports = Paths.from_env().reports_dir
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
@@ -87,26 +91,53 @@ def run_report() -> int:
 
 
 # ---- atlas ---------------------------------------------------------------------------------------
-def run_atlas(mlperf_dir: str | None, price_date: date | None, workers: int | None) -> int:
-    """Today's atlas build, as `python -m pipelines.atlas` has always run it."""
-    if not mlperf_dir:
-        print("error: give the MLPerf folder: --mlperf-dir DIR or MLPERF_DIR=DIR", file=sys.stderr)
-        return 2
-    from pipelines.atlas.build import build
-    from pipelines.errors import InputError
-
+def run_atlas(mlperf_dir: str | None) -> int:
+    """atlas_job in process: one run per round of MLPERF_DIR whose files changed since it was last
+    scored (new rounds become partitions, vanished ones are dropped), then one run that prices the
+    stored rounds with the price book and publishes."""
+    if mlperf_dir:
+        os.environ["MLPERF_DIR"] = str(Path(mlperf_dir).expanduser().resolve())
     paths = Paths.from_env()
+    if paths.mlperf_dir is None:
+        from pipelines.defs.atlas_rounds import NOT_SET
+
+        print(f"error: {NOT_SET}", file=sys.stderr)
+        return 2
+    from pipelines.definitions import defs
+    from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
+    from pipelines.defs.jobs import ATLAS_PUBLISH
+    from pipelines.defs.resources import PipelineSettings
+    from pipelines.errors import InputError
+    from pipelines.runs import execute, one_line, session
+
     started = time.perf_counter()
-    try:
-        published = build(Path(mlperf_dir).expanduser(), paths.raw_dir, paths.reports_dir, paths.warehouse,
-                          price_date=price_date, workers=workers)
-    except InputError as error:
-        print(f"error: bad input: {' '.join(str(error).split())}", file=sys.stderr)
+    with session() as instance:
+        try:
+            prints, stale = rounds_to_score(instance, PipelineSettings.from_env())
+        except InputError as error:
+            print(f"error: bad input: {one_line(error)}", file=sys.stderr)
+            return 1
+        known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
+        instance.add_dynamic_partitions(MLPERF_ROUNDS.name, sorted(set(prints) - known))
+        for gone in sorted(known - set(prints)):
+            instance.delete_dynamic_partition(MLPERF_ROUNDS.name, gone)
+        for key in stale:
+            result = execute(instance, "atlas_job", partition_key=key, asset_selection=ROUND_KEYS)
+            if not result.success:
+                print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
+                return 1
+        publish = sorted(ATLAS_PUBLISH.resolve(defs().resolve_asset_graph()), key=str)
+        result = execute(instance, "atlas_job", asset_selection=publish)
+    if not result.success:
+        print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
-    print(f"atlas: {published / 'atlas.html'}")
-    print(f"pdf:   {published / 'atlas.pdf'}")
-    print(f"data:  {published / 'data'}")
-    print(f"took:  {time.perf_counter() - started:.1f} s")
+    meta = _published(result, "published_atlas")
+    latest = paths.reports_dir / "atlas" / "latest"
+    print(f"atlas:  {meta['html'].value if 'html' in meta else latest / 'atlas.html'}")
+    print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else latest / 'atlas.pdf'}")
+    print(f"data:   {meta['data'].value if 'data' in meta else latest / 'data'}")
+    print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
+    print(f"took:   {time.perf_counter() - started:.1f} s")
     return 0
 
 
@@ -203,20 +234,19 @@ status 1, publishing nothing: every report published before stays as it was.""",
     atlas = _command(commands, "atlas", "score every MLPerf Training result in MLPERF_DIR, price it, publish the atlas",
                      """\
 The MLPerf atlas: score every MLPerf Training round in MLPERF_DIR as MLCommons scores it, price
-every result on each cloud instance with the same accelerators (RAW_DIR/atlas/: accelerators,
-instances and dated prices), and publish REPORTS_DIR/atlas/<price date>/ (atlas.html, atlas.pdf,
-data/*.csv and data/*.parquet), with REPORTS_DIR/atlas/latest pointing at the newest.
+every result on each cloud instance with the same accelerators (the data set's instance catalog
+and price book: RAW_DIR/instances.csv, accelerators.csv and prices/), and publish
+REPORTS_DIR/atlas/<price date>/ (atlas.html, atlas.pdf, data/*.csv and data/*.parquet), with
+REPORTS_DIR/atlas/latest pointing at the newest. Runs atlas_job in this process, recorded in
+DAGSTER_HOME: each training_results_vX.Y folder is a partition, scored again only when its files
+changed (kept as Parquet in ATLAS_ROUNDS_DIR); a price change re-prices without reading a log.
 
 MLPERF_DIR holds the result repositories side by side, for example:
   for v in 0.7 1.0 1.1 2.0 2.1 3.0 3.1 4.0 4.1 5.0 5.1; do
     git clone --depth 1 https://github.com/mlcommons/training_results_v$v; done""",
-                     ["MLPERF_DIR", "RAW_DIR", "REPORTS_DIR", "WAREHOUSE"])
-    atlas.add_argument("--mlperf-dir", metavar="DIR", default=os.environ.get("MLPERF_DIR") or None,
+                     ["MLPERF_DIR", "ATLAS_ROUNDS_DIR", "RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME"])
+    atlas.add_argument("--mlperf-dir", metavar="DIR", default=None,
                        help="folder holding training_results_v0.7 ... v5.1 (default: $MLPERF_DIR)")
-    atlas.add_argument("--price-date", metavar="YYYY-MM-DD", type=date.fromisoformat, default=None,
-                       help="price the results with the prices in force on this date (default: the newest atlas price)")
-    atlas.add_argument("--workers", metavar="N", type=int, default=None,
-                       help="processes scoring the logs (default: one per CPU)")
 
     prices = _command(commands, "prices", "prices fetch: download today's AWS, Azure and GCP price lists into RAW_DIR/prices",
                       "Price lists. `prices fetch` downloads today's snapshots; see `prices fetch --help`.", [])
@@ -274,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "report":
         return run_report()
     if args.command == "atlas":
-        return run_atlas(args.mlperf_dir, args.price_date, args.workers)
+        return run_atlas(args.mlperf_dir)
     if args.command == "prices":
         return run_price_fetch(args)
     if args.command == "ui":

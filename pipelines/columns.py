@@ -157,7 +157,7 @@ COLUMNS: dict[str, Column] = {
     "benchmark_path": Column("the benchmark's folder in the result repositories"),
     "quirk": Column("a layout quirk of the published folder, and how it was read (empty for none)"),
     "scaling_factor": Column("factor from the benchmark's scaling.json applied to the time (empty for none)"),
-    "accelerator_model": Column("the accelerator model, one name per model (raw/atlas/accelerators.csv)"),
+    "accelerator_model": Column("the accelerator model, one name per model (raw/accelerators.csv)"),
     "cloud_model": Column("the cloud accelerator the result is priced as"),
     "vendor": Column("maker of the accelerator"),
     "assumption": Column("what was assumed to price the accelerator, when its systems JSON is not explicit"),

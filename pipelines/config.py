@@ -1,12 +1,15 @@
 """Where the pipeline reads and writes: settings from environment variables, defaults per data set.
 
 A data set is a RAW_DIR. Its outputs (published reports, the DuckDB warehouse, Dagster's run
-history) default to folders that belong to that data set, so a report of one data set never
-overwrites another's:
+history, the atlas's scored rounds) default to folders that belong to that data set, so a report of
+one data set never overwrites another's:
 - the bundled raw/ keeps the repo's reports/, warehouse/pipeline.duckdb and .dagster_home/;
 - any other RAW_DIR gets reports/, warehouse/pipeline.duckdb and .dagster_home/ inside it.
-REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. Standard library only: `make clean` and
-`--help` run without the virtual environment's packages.
+REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. MLPERF_DIR has no default: the atlas is off
+until it names a folder of training_results_vX.Y trees. ATLAS_ROUNDS_DIR (default: atlas_rounds/
+beside the warehouse; a local folder or an fsspec URL such as s3://bucket/atlas_rounds) is where
+each scored round is written as Parquet. Standard library only: `make clean` and `--help` run
+without the virtual environment's packages.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ SETTINGS = (
     Setting("MLPERF_DIR", "not set",
             "the atlas's input: a folder holding the MLPerf Training result repositories "
             "training_results_v0.7 ... v5.1"),
+    Setting("ATLAS_ROUNDS_DIR", "atlas_rounds/ beside the warehouse",
+            "where the atlas keeps each scored MLPerf round as Parquet: a folder, or an fsspec URL such as "
+            "s3://bucket/atlas_rounds when rounds are scored on other machines"),
     Setting("GCP_API_KEY", "not set, and GCP is skipped",
             "API key for Google's Cloud Billing Catalog (prices fetch); AWS and Azure need none"),
     Setting("UI_HOST", "127.0.0.1, this machine only", "address the Dagster UI listens on"),
@@ -67,20 +73,32 @@ class Paths:
     reports_dir: Path
     warehouse: Path
     dagster_home: Path
+    mlperf_dir: Path | None = None
+    atlas_rounds_dir: str = ""
 
     @classmethod
     def from_env(cls) -> "Paths":
         raw = env_path("RAW_DIR") or BUNDLED_RAW
         # the bundled data keeps the repo's layout; any other data set keeps its outputs inside it
         home = REPO_ROOT if raw == BUNDLED_RAW.resolve() else raw
+        warehouse = env_path("WAREHOUSE") or home / "warehouse" / "pipeline.duckdb"
+        rounds = os.environ.get("ATLAS_ROUNDS_DIR", "").strip()
+        if rounds and "://" not in rounds:
+            rounds = str(Path(rounds).expanduser().resolve())
         return cls(
             raw_dir=raw,
             reports_dir=env_path("REPORTS_DIR") or home / "reports",
-            warehouse=env_path("WAREHOUSE") or home / "warehouse" / "pipeline.duckdb",
+            warehouse=warehouse,
             dagster_home=env_path("DAGSTER_HOME") or home / ".dagster_home",
+            mlperf_dir=env_path("MLPERF_DIR"),
+            atlas_rounds_dir=rounds or str(warehouse.parent / "atlas_rounds"),
         )
 
     def as_env(self) -> dict[str, str]:
-        """The four settings as absolute paths, for processes started from another folder."""
-        return {"RAW_DIR": str(self.raw_dir), "REPORTS_DIR": str(self.reports_dir),
-                "WAREHOUSE": str(self.warehouse), "DAGSTER_HOME": str(self.dagster_home)}
+        """The path settings as absolute paths, for processes started from another folder."""
+        env = {"RAW_DIR": str(self.raw_dir), "REPORTS_DIR": str(self.reports_dir),
+               "WAREHOUSE": str(self.warehouse), "DAGSTER_HOME": str(self.dagster_home),
+               "ATLAS_ROUNDS_DIR": self.atlas_rounds_dir}
+        if self.mlperf_dir is not None:
+            env["MLPERF_DIR"] = str(self.mlperf_dir)
+        return env

@@ -195,7 +195,7 @@ def reap_killed_runs(instance, home: Path, reports: Path) -> list[str]:
                 instance.report_run_failed(run, "its command-line process was killed before the run ended")
                 if instance.event_log_storage.supports_global_concurrency_limits:
                     instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
-                remove_build(reports / ".build" / run.run_id)
+                remove_builds(reports, run.run_id)
                 reaped.append(run.run_id)
     finally:
         for lock, handle in dead.values():
@@ -210,24 +210,44 @@ def reap_killed_runs(instance, home: Path, reports: Path) -> list[str]:
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
-def run_job(job_name: str, run_config: dict | None = None):
-    """Execute a job of the project's definitions in this process, in the data set's instance.
-
-    Returns Dagster's ExecuteInProcessResult; a failed run has published nothing, and its
-    half-built report folder is removed (published reports are untouched).
-    """
+@contextmanager
+def session():
+    """The data set's Dagster instance for command-line runs: prepared, this process marked alive,
+    runs of killed command lines released."""
     paths = Paths.from_env()
     prepare_instance(paths)
     import dagster as dg
 
-    from pipelines.definitions import defs
-
     warnings.filterwarnings("ignore", category=dg.BetaWarning)
-    job = defs().resolve_job_def(job_name)
     with dg.DagsterInstance.get() as instance, _alive_while_running(paths.dagster_home):
         reap_killed_runs(instance, paths.dagster_home, paths.reports_dir)
-        result = job.execute_in_process(run_config={**QUIET, **(run_config or {})}, instance=instance,
-                                        raise_on_error=False)
+        yield instance
+
+
+def execute(instance, job_name: str, run_config: dict | None = None, **selection):
+    """Execute one run of a job of the project's definitions in this process.
+
+    `selection` passes partition_key / asset_selection on to Dagster. Returns Dagster's
+    ExecuteInProcessResult; a failed run has published nothing, and its half-built build folder
+    is removed (published reports are untouched).
+    """
+    from pipelines.definitions import defs
+
+    job = defs().resolve_job_def(job_name)
+    result = job.execute_in_process(run_config={**QUIET, **(run_config or {})}, instance=instance,
+                                    raise_on_error=False, **selection)
     if not result.success:
-        remove_build(paths.reports_dir / ".build" / result.run_id)
+        remove_builds(Paths.from_env().reports_dir, result.run_id)
     return result
+
+
+def run_job(job_name: str, run_config: dict | None = None):
+    """One run of a job in the data set's instance (see session and execute)."""
+    with session() as instance:
+        return execute(instance, job_name, run_config)
+
+
+def remove_builds(reports: Path, run_id: str) -> None:
+    """A run's unpublished build folders: the report's and the atlas's."""
+    remove_build(reports / ".build" / run_id)
+    remove_build(reports / "atlas" / ".build" / run_id)

@@ -1,5 +1,9 @@
 """The embedded DuckDB warehouse: connections that wait for the single writer, and SQL from sql/.
 
+sql/ holds one statement per table, in a folder per layer (staging/, marts/, atlas/, checks/); a
+table's file is found by its name wherever it sits. A table computed in polars needs no SQL file:
+write_frame writes the frame as the table.
+
 DuckDB allows one writing process per file. Two runs started at the same moment (the sensor and
 the schedule, or two `make report`) would otherwise fail with a lock error, so opening the file
 retries until the other writer has finished, up to a timeout.
@@ -51,35 +55,64 @@ def connect(path: Path, read_only: bool = False, wait: float = LOCK_WAIT_SECONDS
         conn.close()
 
 
+def sql_path(name: str) -> Path:
+    """sql/<layer>/<name>.sql: each table name has exactly one file, in whichever layer folder."""
+    found = sorted(SQL_DIR.rglob(f"{name}.sql"))
+    if len(found) != 1:
+        raise FileNotFoundError(f"expected one sql/**/{name}.sql, found {len(found)}")
+    return found[0]
+
+
 def sql_text(name: str) -> str:
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+    return sql_path(name).read_text(encoding="utf-8")
 
 
-def create_table(conn: duckdb.DuckDBPyConnection, name: str, **inputs: pl.DataFrame) -> int:
-    """Run sql/<name>.sql, which creates table <name> from the frames given as views; returns rows.
+Input = pl.DataFrame | duckdb.DuckDBPyRelation
 
-    The frames are registered under their keyword names for the statement only. The statement
-    runs in a transaction, so a failure leaves the previous table in place.
+
+def create_table(conn: duckdb.DuckDBPyConnection, name: str, **inputs: Input) -> int:
+    """Run sql/**/<name>.sql, which creates table <name> from the inputs given as views; returns rows.
+
+    Inputs are polars frames or DuckDB relations (read_parquet over files, say), visible under
+    their keyword names for the statement only. The statement runs in a transaction, so a failure
+    leaves the previous table in place.
     """
-    for view, frame in inputs.items():
-        conn.register(view, frame.to_arrow())
+    return _in_transaction(conn, name, inputs)
+
+
+def write_frame(conn: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame) -> int:
+    """Write a table computed in polars as it is (columns and order of the frame); same
+    transaction guarantee as create_table. `name` is a table name from our code, never data."""
+    if not name.isidentifier():
+        raise ValueError(f"not a table name: {name!r}")
+    return _in_transaction(conn, name, {"frame_in": frame}, frame=True)
+
+
+def _in_transaction(conn: duckdb.DuckDBPyConnection, name: str, inputs: dict[str, Input], frame: bool = False) -> int:
+    """sql/**/<name>.sql (or, for a frame, the frame as it is) run over the inputs in one transaction."""
+    for view, value in inputs.items():
+        if isinstance(value, duckdb.DuckDBPyRelation):
+            value.create_view(view, replace=True)
+        else:
+            conn.register(view, value.to_arrow())
     try:
         conn.execute("begin transaction")
-        conn.execute(sql_text(name))
+        if frame:
+            conn.execute(f"create or replace table {name} as select * from frame_in")
+        else:
+            conn.execute(sql_text(name))
         kill_point(f"table:{name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
         conn.execute("commit")
     except Exception:
         conn.execute("rollback")
         raise
     finally:
-        for view in inputs:
-            conn.unregister(view)
+        for view, value in inputs.items():
+            if isinstance(value, duckdb.DuckDBPyRelation):
+                conn.execute(f"drop view if exists {view}")
+            else:
+                conn.unregister(view)
     return table_rows(conn, name)
-
-
-def replace_table(conn: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame) -> int:
-    """Write a mart computed in polars; same transaction guarantee as create_table."""
-    return create_table(conn, name, **{f"{name}_frame": frame})
 
 
 def table_rows(conn: duckdb.DuckDBPyConnection, name: str) -> int:

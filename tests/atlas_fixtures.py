@@ -7,7 +7,6 @@ can be checked by hand (see tests/mlperf_fixtures.py for the log format).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from tests.mlperf_fixtures import converged, mllog, run_log, write_log, write_system_json
@@ -37,13 +36,6 @@ def write_logs(folder: Path, logs: list[str | bytes], names: list[str] | None = 
 
 def system(round_dir: Path, folder: str, name: str, **fields) -> Path:
     return write_system_json(round_dir / folder, name, **fields)
-
-
-def atlas_raw(tmp: Path) -> Path:
-    """A RAW_DIR holding only the project's atlas inputs (raw/atlas/*.csv)."""
-    raw = tmp / "raw"
-    shutil.copytree(REPO / "raw" / "atlas", raw / "atlas")
-    return raw
 
 
 def quirk_corpus(root: Path) -> Path:

@@ -18,15 +18,14 @@ def bundled_run(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def sample_atlas_folder(tmp_path_factory):
-    """The atlas of the shared MLPerf sample, built once (real warehouse, real publish); its published folder."""
-    from datetime import date
-
-    from pipelines.atlas.build import build
-    from tests.atlas_fixtures import atlas_raw
-    from tests.test_atlas_e2e import SAMPLE
+    """The atlas of the shared MLPerf sample, built once as `make atlas` builds it (atlas_job through
+    the command line: real warehouse, real Dagster instance, real publish); its published folder. The
+    warehouse is at parents[2] / "warehouse" / "pipeline.duckdb"."""
+    from tests.test_atlas_e2e import SAMPLE, atlas_env, make_atlas
 
     if not SAMPLE.is_dir():
         pytest.skip(f"MLPerf sample not found at {SAMPLE}")
     tmp = tmp_path_factory.mktemp("sample_atlas")
-    return build(SAMPLE, atlas_raw(tmp), tmp / "reports", tmp / "warehouse.duckdb", workers=1,
-                 generated_on=date(2025, 12, 1))
+    done = make_atlas(atlas_env(tmp, SAMPLE))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return (tmp / "reports" / "atlas" / "latest").resolve()

@@ -16,9 +16,14 @@ def write_small_raw(raw: Path) -> Path:
     (raw / "systems").mkdir()
     (raw / "throughput").mkdir()
     (raw / "instances.csv").write_text(
-        "provider,instance_type,accelerator,accelerator_count,accelerator_memory_gb,vcpus,memory_gib\n"
-        "aws,big.8x,NVIDIA A100-SXM4-40GB,8,40,96,1152\n"
-        "aws,small.8x,NVIDIA V100-SXM2-16GB,8,16,64,488\n")
+        "provider,instance_type,accelerator,accelerator_count,accelerator_memory_gb,vcpus,memory_gib,notes,"
+        "accelerator_model,billing\n"
+        "aws,big.8x,NVIDIA A100-SXM4-40GB,8,40,96,1152,,A100-SXM-40GB,instance\n"
+        "aws,small.8x,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB,instance\n")
+    (raw / "accelerators.csv").write_text(
+        "model,vendor,name_regex,system_regex,memory_gb,cloud_model,assumption\n"
+        "A100-SXM-40GB,NVIDIA,a100 sxm4? 40gb,,,A100-SXM-40GB,\n"
+        "V100-SXM2-16GB,NVIDIA,v100 sxm2 16gb,,,V100-SXM2-16GB,\n")
     (raw / "mappings.csv").write_text(
         "provider,instance_type,benchmark,system,note\n"
         "aws,big.8x,resnet,sysA,exact\n"

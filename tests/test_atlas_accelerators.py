@@ -1,4 +1,5 @@
-"""The accelerator catalog (raw/atlas/accelerators.csv) and the atlas instance and price tables."""
+"""The accelerator catalog (raw/accelerators.csv), and the one instance catalog (raw/instances.csv)
+and price book (raw/prices/) as the atlas needs them."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import polars as pl
 import pytest
 
 from pipelines.errors import InputError
-from pipelines.ingest.accelerators import memory_gb, normalize, read_catalog, read_instances, read_prices, simplify
+from pipelines.ingest.accelerators import memory_gb, normalize, read_catalog, simplify
+from pipelines.ingest.prices import read_price_folder
+from pipelines.ingest.tables import check_catalog_links, read_instances
 
-ATLAS = Path(__file__).resolve().parents[1] / "raw" / "atlas"
+RAW = Path(__file__).resolve().parents[1] / "raw"
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 
 
 @pytest.fixture(scope="module")
 def catalog():
-    return read_catalog(ATLAS / "accelerators.csv")
+    return read_catalog(RAW / "accelerators.csv")
 
 
 # Every distinct (name, memory) in the shared sample, with the model and the cloud model by hand.
@@ -75,15 +78,21 @@ def test_published_names(catalog, name, memory, system, model, cloud):
 
 
 def test_every_cloud_model_has_an_instance_and_every_instance_a_price(catalog):
-    instances = read_instances(ATLAS / "instances.csv", catalog)
-    prices = read_prices(ATLAS / "prices.csv", instances)
+    instances = read_instances(RAW / "instances.csv")
     clouds = {row.cloud_model for row in catalog if row.cloud_model}
+    check_catalog_links(instances, RAW / "instances.csv", sorted(clouds))
     assert clouds == set(instances["accelerator_model"])
+    prices = read_price_folder(RAW / "prices", instances)
     assert set(instances["instance_type"]) == set(prices["instance_type"])
     # reference-table and price-file figures are exact; a figure not checked against a price file says so
     exact = prices.filter(pl.col("certainty") == "exact")
     assert exact.filter(pl.col("instance_type") == "p5.48xlarge")["usd_per_hour"].to_list() == [98.32, 55.04]
-    assert prices.filter(pl.col("certainty") == "approximate")["source"].str.contains("not checked").all()
+    approximate = prices.filter(pl.col("certainty") == "approximate")
+    assert sorted(approximate["instance_type"]) == ["Standard_ND96isr_H200_v5", "a3-ultragpu-8g"]
+    assert approximate["source"].str.contains("not checked").all()
+    # Cloud TPUs are sold per chip and have no host of their own
+    chips = instances.filter(pl.col("billing") == "chip")
+    assert set(chips["accelerator_count"]) == {1} and chips["vcpus"].null_count() == chips.height
 
 
 def test_simplify_and_memory():
@@ -93,27 +102,28 @@ def test_simplify_and_memory():
     assert [memory_gb(t) for t in ["80 GB", "80G", "80GiB", "2x 24 GB", "TODO", "", None]] == [80, 80, 80, 24, None, None, None]
 
 
-def test_bad_catalog_and_tables_are_input_errors(tmp_path, catalog):
+HEADER = "provider,instance_type,accelerator,accelerator_count,accelerator_memory_gb,vcpus,memory_gib,notes," \
+         "accelerator_model,billing\n"
+
+
+def test_bad_catalog_and_instances_are_input_errors(tmp_path, catalog):
     bad = tmp_path / "accelerators.csv"
     bad.write_text("model,vendor,name_regex,system_regex,memory_gb,cloud_model,assumption\nX,Y,a100 (,,,,\n")
     with pytest.raises(InputError, match="invalid regular expression") as error:
         read_catalog(bad)
     assert error.value.where == "2 column name_regex"
+    clouds = sorted({row.cloud_model for row in catalog if row.cloud_model})
     instances = tmp_path / "instances.csv"
-    instances.write_text("provider,instance_type,accelerator_model,accelerator_count,billing,notes\n"
-                         "aws,p9.huge,Z9000,8,instance,\n")
-    with pytest.raises(InputError, match="no cloud_model of the accelerator catalog"):
-        read_instances(instances, catalog)
-    instances.write_text("provider,instance_type,accelerator_model,accelerator_count,billing,notes\n"
-                         "aws,p4d.24xlarge,A100-SXM-40GB,8,per-minute,\n")
+    instances.write_text(HEADER + "aws,p9.huge,NVIDIA Z9000,8,80,96,1152,,Z9000,instance\n")
+    with pytest.raises(InputError, match="'Z9000' is no cloud_model of the accelerator catalog") as error:
+        check_catalog_links(read_instances(instances), instances, clouds)
+    assert error.value.where == "2 column accelerator_model"
+    instances.write_text(HEADER + "aws,p4d.24xlarge,NVIDIA A100-SXM4-40GB,8,40,96,1152,,A100-SXM-40GB,per-minute\n")
     with pytest.raises(InputError, match="billing"):
-        read_instances(instances, catalog)
-    prices = tmp_path / "prices.csv"
-    prices.write_text("provider,region,instance_type,usd_per_hour,as_of,certainty,source\n"
-                      "aws,us-east-1,p9.huge,1.0,2024-01-01,exact,x\n")
-    with pytest.raises(InputError, match="not in the atlas instances table"):
-        read_prices(prices, read_instances(ATLAS / "instances.csv", catalog))
-    prices.write_text("provider,region,instance_type,usd_per_hour,as_of,certainty,source\n"
-                      "aws,us-east-1,p4d.24xlarge,1.0,2024-01-01,roughly,x\n")
-    with pytest.raises(InputError, match="certainty"):
-        read_prices(prices)
+        read_instances(instances)
+    instances.write_text(HEADER + "aws,p4d.24xlarge,NVIDIA A100-SXM4-40GB,8,40,,1152,,A100-SXM-40GB,instance\n")
+    with pytest.raises(InputError, match="an instance billed per instance needs it") as error:
+        read_instances(instances)
+    assert error.value.where == "2 column vcpus"
+    instances.write_text(HEADER + "gcp,tpu-v4,Google Cloud TPU v4,1,32,,,,TPU-v4,chip\n")
+    assert read_instances(instances)["vcpus"].to_list() == [None]

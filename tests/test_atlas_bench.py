@@ -29,7 +29,9 @@ def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
     monkeypatch.setenv("ATLAS_CORPUS", str(root))
     monkeypatch.setenv("ATLAS_BENCH_ROUND", "v2.0")
     rows = atlas_bench.measure(repeats=1)
-    assert [r["name"].split(" (")[0] for r in rows] == ["atlas: score the whole corpus", "atlas: score round v2.0"]
+    assert [r["name"].split(" (")[0] for r in rows] == [
+        "atlas: score the whole corpus", "atlas: score round v2.0", "atlas: make atlas, whole corpus cold",
+        "atlas: make atlas after a price-only change", "atlas: make atlas after adding round v2.0 to the other 1"]
     assert "10 logs" in rows[0]["name"] and "5 logs" in rows[1]["name"]
     for r in rows:
         assert set(ROW_KEYS) <= set(r)
@@ -37,6 +39,10 @@ def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
     assert "official result summarizer" in rows[1]["reference"]
     assert rows[0]["goal_seconds"] == 60 and rows[1]["goal_ratio"] == 0.1  # the goals, judged per row
     assert rows[0]["memory_ratio"] > 0
+    # make atlas: the cold run reads every log, the price-only run none, the added round only its own
+    cold, priced, added = rows[2:]
+    assert (cold["logs_read"], priced["logs_read"], added["logs_read"], added["ref_logs_read"]) == (10, 0, 5, 5)
+    assert priced["goal_ratio"] == 0.25 and added["goal_ratio"] == 1.2 and cold["memory_goal_mib"] == 500
     # the corpus itself is never written to (the official tool reads a copy) and scaling.json is intact
     assert sorted(p.name for p in bench.iterdir()) == [f"result_{i}.txt" for i in range(5)] + ["scaling.json"]
     assert json.loads((bench / "scaling.json").read_text()) == {"scaling_factor": 1.25}

@@ -1,29 +1,43 @@
-"""The atlas end to end: `python -m pipelines.atlas` on the shared MLPerf sample (skipped when it is
-absent) and on the project's quirk corpus, into temporary folders; figures checked by hand."""
+"""The atlas end to end through Dagster: `python -m pipelines.cli atlas` (what `make atlas` runs:
+atlas_job in process, one run per changed round, then one publish run) on the shared MLPerf sample
+(skipped when it is absent) and on the project's quirk corpus, into temporary folders; figures
+checked by hand."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
-from datetime import date
 from pathlib import Path
 
 import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from pipelines.atlas.build import build
 from pipelines.publish.render import TemplatesOnlyFetcher
-from tests.atlas_fixtures import REPO, atlas_raw, quirk_corpus
+from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
+SOURCE_DATE_EPOCH = "1764374400"  # 2025-11-29
 
 
-def _env(tmp: Path) -> dict:
-    return {**os.environ, "RAW_DIR": str(atlas_raw(tmp)), "REPORTS_DIR": str(tmp / "reports"),
-            "WAREHOUSE": str(tmp / "warehouse.duckdb"), "DAGSTER_HOME": str(tmp / "dagster")}
+def atlas_env(tmp: Path, mlperf: Path, raw: Path | None = None) -> dict:
+    """RAW_DIR (a copy of the bundled raw/: the one catalog and price book), REPORTS_DIR, WAREHOUSE,
+    DAGSTER_HOME and MLPERF_DIR under tmp."""
+    if raw is None:
+        raw = tmp / "raw"
+        if not raw.exists():
+            shutil.copytree(REPO / "raw", raw)
+    return {**os.environ, "RAW_DIR": str(raw), "REPORTS_DIR": str(tmp / "reports"),
+            "WAREHOUSE": str(tmp / "warehouse" / "pipeline.duckdb"), "DAGSTER_HOME": str(tmp / "dagster"),
+            "MLPERF_DIR": str(mlperf), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+
+
+def make_atlas(env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipelines.cli", "atlas"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=900)
 
 
 @pytest.fixture(scope="module")
@@ -31,17 +45,17 @@ def sample_atlas(tmp_path_factory):
     if not SAMPLE.is_dir():
         pytest.skip(f"MLPerf sample not found at {SAMPLE}")
     tmp = tmp_path_factory.mktemp("atlas")
-    env = _env(tmp)
-    done = subprocess.run([sys.executable, "-m", "pipelines.atlas", "--mlperf-dir", str(SAMPLE)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=600)
+    env = atlas_env(tmp, SAMPLE)
+    done = make_atlas(env)
     assert done.returncode == 0, done.stderr[-3000:]
-    return tmp / "reports" / "atlas" / "2025-06-01", done.stdout
+    return tmp / "reports" / "atlas" / "2025-06-01", done.stdout, env
 
 
 @needs_sample
 def test_publishes_html_pdf_and_csv(sample_atlas):
-    folder, stdout = sample_atlas
-    assert f"atlas: {folder / 'atlas.html'}" in stdout
+    folder, stdout, _ = sample_atlas
+    assert f"atlas:  {folder / 'atlas.html'}" in stdout
+    assert "scored now: v0.7, v1.0, v1.1" in stdout
     for name in ("atlas.html", "atlas.pdf", "data/atlas.csv", "data/mlperf_scores.csv", "data/atlas_not_priced.csv",
                  "data/atlas_trend.csv"):
         assert (folder / name).is_file(), name
@@ -54,7 +68,7 @@ def test_publishes_html_pdf_and_csv(sample_atlas):
 
 @needs_sample
 def test_costs_in_the_csv_by_hand(sample_atlas):
-    folder, _ = sample_atlas
+    folder, _, _ = sample_atlas
     atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True)
     gaudi = atlas.filter((pl.col("system") == "SYS-420GH-TNGR") & (pl.col("benchmark") == "resnet")).row(0, named=True)
     # Habana v1.0 resnet: olympic mean 62.551556 minutes on 1 x dl1.24xlarge at 13.10904 USD/h
@@ -70,11 +84,27 @@ def test_costs_in_the_csv_by_hand(sample_atlas):
     assert google[1] == ("gcp", "same cloud") and google[0][1].startswith("estimate")
     # one rank 1 per round and benchmark model
     assert atlas.filter(pl.col("cost_rank") == 1).group_by("round", "benchmark_model").len()["len"].max() == 1
+    # the price book's row with its source: p4de after the June 2025 cut, in report.toml's region
+    p4de = atlas.filter(pl.col("instance_type") == "p4de.24xlarge")
+    assert set(p4de["usd_per_hour"]) == {27.44705} and set(p4de["region"]) == {"us-east-1"}
+    assert set(p4de["price_as_of"].cast(pl.Utf8)) == {"2025-06-01"} and set(p4de["price_certainty"]) == {"exact"}
+    assert p4de["price_source"].str.starts_with("SkyPilot catalog (from the AWS price list)").all()
+
+
+@needs_sample
+def test_tpus_are_priced_where_they_are_sold(sample_atlas):
+    """report.toml buys in us-central1; Cloud TPUs are not sold there, so each is priced in the
+    region of its cheapest price (the only one in the bundled price book)."""
+    folder, _, _ = sample_atlas
+    prices = pl.read_csv(folder / "data/atlas_prices.csv", try_parse_dates=True)
+    regions = dict(prices.select("instance_type", "region").unique().iter_rows())
+    assert regions["tpu-v4"] == "us-central2" and regions["tpu-v5p"] == "us-east5"
+    assert regions["a2-highgpu-8g"] == "us-central1" and regions["p4d.24xlarge"] == "us-east-1"
 
 
 @needs_sample
 def test_report_content_and_footnotes_on_their_page(sample_atlas):
-    folder, _ = sample_atlas
+    folder, _, _ = sample_atlas
     html = (folder / "atlas.html").read_text(encoding="utf-8")
     for text in ("MLPerf Training v0.7", "MLPerf Training v1.1", "Pareto", "Methodology", "estimate",
                  "Cheapest cost to train per benchmark model", "dl1.24xlarge"):
@@ -95,19 +125,20 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
 
 
 @needs_sample
-def test_same_inputs_give_the_same_html(sample_atlas, tmp_path):
-    folder, _ = sample_atlas
-    generated = date.fromisoformat(
-        (folder / "atlas.html").read_text(encoding="utf-8").split('name="dcterms.created" content="')[1][:10])
-    again = build(SAMPLE, atlas_raw(tmp_path), tmp_path / "reports", tmp_path / "wh.duckdb", workers=1,
-                  generated_on=generated)
-    assert (again / "atlas.html").read_bytes() == (folder / "atlas.html").read_bytes()
+def test_unchanged_rounds_are_not_scored_again_and_give_the_same_html(sample_atlas):
+    folder, _, env = sample_atlas
+    before = (folder / "atlas.html").read_bytes()
+    done = make_atlas(env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "scored now: none (all unchanged)" in done.stdout
+    assert (folder / "atlas.html").read_bytes() == before
 
 
 def test_quirk_corpus_end_to_end(tmp_path):
     root = quirk_corpus(tmp_path / "corpus")
-    published = build(root, atlas_raw(tmp_path), tmp_path / "reports", tmp_path / "wh.duckdb", workers=1,
-                      price_date=date(2025, 6, 1), generated_on=date(2026, 1, 1))
+    done = make_atlas(atlas_env(tmp_path, root))
+    assert done.returncode == 0, done.stderr[-3000:]
+    published = tmp_path / "reports" / "atlas" / "2025-06-01"
     unpriced = pl.read_csv(published / "data/atlas_not_priced.csv")
     why = {(r["system"] or r["folder"]): r["not_priced_because"] for r in unpriced.to_dicts()}
     assert why["short_sys"].startswith("not scored: 3 result files")
@@ -121,15 +152,58 @@ def test_quirk_corpus_end_to_end(tmp_path):
     assert scaled["cost_to_train_usd"] == pytest.approx(27.44705 * 40.0 / 60)
     html = (published / "atlas.html").read_text(encoding="utf-8")
     assert "RetinaNet (OpenImages)" in html and "SSD-ResNet34 (COCO)" in html
+    # each round is one partition, stored as one Parquet file per table
+    stored = tmp_path / "warehouse" / "atlas_rounds" / "atlas_round_scores"
+    assert sorted(p.name for p in stored.iterdir()) == ["v0.6.parquet", "v1.0.parquet", "v2.0.parquet"]
 
 
-def test_cli_says_what_is_wrong_in_one_line(tmp_path):
-    env = _env(tmp_path)
-    (Path(env["RAW_DIR"]) / "atlas" / "prices.csv").write_text(
-        "provider,region,instance_type,usd_per_hour,as_of,certainty,source\naws,us-east-1,p4d.24xlarge,-1,2024-01-01,exact,x\n")
-    quirk_corpus(tmp_path / "corpus")
-    done = subprocess.run([sys.executable, "-m", "pipelines.atlas", "--mlperf-dir", str(tmp_path / "corpus")], cwd=REPO,
-                          env=env, capture_output=True, text=True, timeout=600)
+def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path):
+    """The must-show: a normalized snapshot in RAW_DIR/prices with p4d.24xlarge at a new price and a
+    later date changes the atlas's p4d rows on the next `make atlas`; no round is scored again."""
+    v10 = tmp_path / "corpus" / "training_results_v1.0"
+    # 2 nodes x 8 A100-40GB: 2 p4d.24xlarge; olympic mean of RESNET_5 = 32.0 minutes
+    system(v10, "Acme", "acme_a100_40", accelerator_model_name="NVIDIA A100-SXM4-40GB", accelerator_memory_capacity="40 GB",
+           number_of_nodes="2")
+    write_logs(v10 / "Acme/results/acme_a100_40/resnet", resnet_logs())
+    env = atlas_env(tmp_path, tmp_path / "corpus")
+    first = make_atlas(env)
+    assert first.returncode == 0, first.stderr[-3000:]
+    before = pl.read_csv(tmp_path / "reports/atlas/2025-06-01/data/atlas.csv").filter(pl.col("instance_type") == "p4d.24xlarge")
+    assert before.select("usd_per_hour", "price_as_of", "instances_needed", "cost_to_train_usd").rows() == [
+        (21.957642, "2025-06-01", 2, pytest.approx(2 * 21.957642 * 32.0 / 60))]  # 23.421485 USD
+
+    (Path(env["RAW_DIR"]) / "prices" / "on_demand_2025-09-01.csv").write_text(
+        "provider,region,instance_type,usd_per_hour,as_of,source\n"
+        "aws,us-east-1,p4d.24xlarge,18.00,2025-09-01,test snapshot\n")
+    second = make_atlas(env)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "scored now: none (all unchanged)" in second.stdout
+    after = pl.read_csv(tmp_path / "reports/atlas/2025-09-01/data/atlas.csv")
+    p4d = after.filter(pl.col("instance_type") == "p4d.24xlarge")
+    assert p4d.select("usd_per_hour", "price_as_of", "cost_to_train_usd", "price_source").rows() == [
+        (18.0, "2025-09-01", pytest.approx(2 * 18.0 * 32.0 / 60), "test snapshot")]  # 19.20 USD
+    # other instances keep their prices in force; the earlier atlas stays published
+    other = after.filter(pl.col("instance_type") == "a2-highgpu-8g").row(0, named=True)
+    assert (other["usd_per_hour"], other["price_as_of"]) == (29.38708, "2022-02-08")
+    assert (tmp_path / "reports/atlas/2025-06-01/atlas.html").is_file()
+    assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / "reports/atlas/2025-09-01").resolve()
+
+
+def test_bad_price_is_one_line_and_publishes_nothing(tmp_path):
+    env = atlas_env(tmp_path, quirk_corpus(tmp_path / "corpus"))
+    (Path(env["RAW_DIR"]) / "prices" / "on_demand_2025-07-01.csv").write_text(
+        "provider,region,instance_type,usd_per_hour,as_of,source\naws,us-east-1,p4d.24xlarge,-1,2025-07-01,x\n")
+    done = make_atlas(env)
     assert done.returncode == 1
-    assert done.stderr.strip().count("\n") == 0 and "prices.csv:2 column usd_per_hour" in done.stderr
-    assert not (tmp_path / "reports" / "atlas").exists() or not any((tmp_path / "reports" / "atlas").glob("2*"))
+    assert done.stderr.strip().count("\n") == 0, done.stderr
+    assert "on_demand_2025-07-01.csv:2 column usd_per_hour" in done.stderr
+    assert not any((tmp_path / "reports" / "atlas").glob("2*"))
+
+
+def test_without_mlperf_dir_it_says_so_in_one_line(tmp_path):
+    env = atlas_env(tmp_path, tmp_path)
+    env.pop("MLPERF_DIR")
+    done = make_atlas(env)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("error: MLPERF_DIR is not set: the atlas needs the folder holding the "
+                                   "training_results_vX.Y trees (make atlas MLPERF_DIR=<folder>, or set it for `make ui`)")

@@ -10,20 +10,21 @@ import polars as pl
 import pytest
 
 from pipelines.errors import InputError
-from pipelines.ingest.accelerators import read_catalog, read_instances
+from pipelines.ingest.accelerators import read_catalog
+from pipelines.ingest.tables import read_instances
 from pipelines.ingest.board_power import read_board_power
 from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
 from pipelines.metrics.energy import emissions_per_run
 
 RAW = Path(__file__).resolve().parents[1] / "raw"
-CATALOG = RAW / "atlas" / "accelerators.csv"
+CATALOG = RAW / "accelerators.csv"
 
 
 def _used_regions() -> pl.DataFrame:
     """Every (provider, region) the report (report.toml, raw/prices) and the atlas price in."""
     config = tomllib.loads((RAW / "report.toml").read_text(encoding="utf-8"))
     pairs = set(config["regions"].items())
-    for path in [RAW / "atlas" / "prices.csv", *sorted((RAW / "prices").glob("*.csv"))]:
+    for path in sorted((RAW / "prices").glob("*.csv")):
         with open(path, newline="", encoding="utf-8") as handle:
             pairs |= {(row["provider"], row["region"]) for row in csv.DictReader(handle)}
     return pl.DataFrame(sorted(pairs), schema=["provider", "region"], orient="row")
@@ -58,7 +59,7 @@ def test_board_power_covers_every_cloud_accelerator_and_leaves_the_catalog_reada
         700.0, 400.0, 1000.0, 300.0)
     assert watts["TPU v4"] is None  # Google publishes no board power: no estimate rather than a guess
     # every accelerator of the atlas's cloud GPU instances has a figure (Cloud TPUs have none)
-    instances = read_instances(RAW / "atlas" / "instances.csv", catalog)
+    instances = read_instances(RAW / "instances.csv")
     gpus = set(instances.filter(~pl.col("accelerator_model").str.starts_with("TPU"))["accelerator_model"])
     with_figure = {row.cloud_model for row in catalog if row.cloud_model and watts[row.model] is not None}
     assert gpus <= with_figure, gpus - with_figure

@@ -89,9 +89,8 @@ def test_help_is_quick_and_needs_no_dagster():
     assert done.stdout.strip() == "[]", done.stderr
 
 
-def test_the_atlas_command_and_python_m_pipelines_atlas_are_one_and_whole():
+def test_the_atlas_command_is_whole():
     cli = run("-m", "pipelines.cli", "atlas", "--help").stdout
-    assert run("-m", "pipelines.atlas", "--help").stdout == cli
     # the description says everything it starts to say (it was cut after its first line)
     assert flat("with REPORTS_DIR/atlas/latest pointing at the newest.") in flat(cli)
 

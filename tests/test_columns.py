@@ -8,7 +8,6 @@ of the atlas built on the shared MLPerf sample, so a new column without a meanin
 from __future__ import annotations
 
 import re
-from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -18,12 +17,9 @@ import pytest
 from pipelines.columns import COLUMNS, FORMATS, TABLE_COLUMNS, describe, formatted
 from pipelines.defs.metadata import _markdown, table_metadata
 from pipelines.defs.report import EXPORTS
-from tests.test_atlas_e2e import SAMPLE
+from tests.test_atlas_e2e import SAMPLE, atlas_env, make_atlas
 
-# the atlas's data files and the tables they hold (pipelines/atlas/build.py write_data)
-ATLAS_FILES = {"mlperf_scores": "atlas_scores", "atlas": "atlas_costs", "atlas_not_priced": "atlas_unpriced",
-               "atlas_trend": "atlas_trend", "mlperf_runs": "atlas_runs", "atlas_systems": "atlas_systems",
-               "atlas_prices": "atlas_prices"}
+from pipelines.publish.exports import ATLAS_FILES  # the atlas's data files and the tables they hold
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +27,11 @@ def atlas_run(tmp_path_factory, bundled_run):
     """The atlas built on the shared sample into the bundled run's warehouse and reports."""
     if not SAMPLE.is_dir():
         pytest.skip(f"{SAMPLE} is not here")
-    from pipelines.atlas.build import build
-
-    build(SAMPLE, bundled_run.raw, bundled_run.reports, bundled_run.warehouse, workers=1, generated_on=date(2025, 12, 1))
+    env = {**atlas_env(tmp_path_factory.mktemp("atlas"), SAMPLE, raw=bundled_run.raw),
+           "REPORTS_DIR": str(bundled_run.reports), "WAREHOUSE": str(bundled_run.warehouse),
+           "DAGSTER_HOME": str(bundled_run.dagster_home)}
+    done = make_atlas(env)
+    assert done.returncode == 0, done.stderr[-3000:]
     return bundled_run
 
 

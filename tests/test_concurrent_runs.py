@@ -75,7 +75,7 @@ def test_two_reports_at_once_both_succeed(tmp_path):
             assert limits.get("duckdb_writer") == 1
             from pipelines.definitions import defs
 
-            job = defs().resolve_implicit_global_asset_job_def()
+            job = defs().resolve_job_def("report_job")
             pool_steps = {node.name for node in job.graph.node_defs if getattr(node, "pool", None) == "duckdb_writer"}
             assert {"stg_prices", "cost_to_train", "input_files"} <= pool_steps
             first, second = (pool_intervals(instance, r.dagster_run.run_id, pool_steps) for r in runs)

@@ -42,7 +42,7 @@ def test_outputs_exist_with_contract_columns(bundled_run):
                                "recurring_usd_per_hour", "certainty", "zone_count", "zone_min_usd_per_hour",
                                "zone_max_usd_per_hour", "interruption_frequency"]
     assert set(history["pricing_model"]) == {"on_demand"}
-    assert history.height == 12  # every row of the three bundled snapshots
+    assert history.height == 26  # every row of the bundled snapshots: the report's 12 and the atlas instances' 14
 
 
 def test_exported_figures_match_the_inputs(bundled_run):

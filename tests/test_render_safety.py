@@ -1,7 +1,7 @@
 """Hostile text from input files comes out as inert text; the PDF renderer reads nothing but
 data: URLs and the templates folder.
 
-The report is built from synthetic marts (pipelines/publish/synthetic.py, computed with the real
+The report is built from synthetic marts (bench/synthetic.py, computed with the real
 metric functions) whose names, notes, sources and titles carry markup, a <script>, an <img> of
 file:///etc/passwd and CSS url()s, as a crafted input file would.
 """
@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish import web_assets
 from pipelines.publish.render import TemplatesOnlyFetcher, render_html, render_pdf
-from pipelines.publish.synthetic import synthetic_context
+from bench.synthetic import synthetic_context
 
 SCRIPT = "<script>alert('x')</script>"
 IMG = '<img src="file:///etc/passwd">'

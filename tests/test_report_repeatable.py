@@ -20,7 +20,8 @@ from pypdf import PdfReader
 REBUILD = """
 import sys
 from pathlib import Path
-from pipelines.defs.report import MARTS, report_context
+from pipelines.defs.report import REPORT_TABLES as MARTS
+from pipelines.publish.from_marts import report_context
 from pipelines.publish.render import render_html, render_pdf
 from pipelines.warehouse import connect, read_table
 

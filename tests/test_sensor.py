@@ -62,8 +62,11 @@ def test_first_tick_on_an_empty_instance_builds_everything(env):
     result = tick(env, None)
     (request,) = result.run_requests
     _, definitions, _, _ = env
+    graph = definitions.resolve_asset_graph()
+    atlas = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).group_name == "atlas"}
     executable = {k.to_user_string() for k in definitions.resolve_all_asset_keys()} - {"fetched_price_files"}
-    assert names(request) == executable  # every staging, mart and report asset, and every raw observation
+    # every staging, mart and report asset, and every raw observation; the atlas is off without MLPERF_DIR
+    assert names(request) == executable - atlas - {"mlperf_corpus"}
     assert {c.name for c in request.asset_check_keys} == {
         "prices_are_valid_usd", "one_price_per_instance_and_date", "comparisons_are_covered"}
 
@@ -93,7 +96,8 @@ def test_changed_price_file_requests_prices_and_downstream_only(env):
     path.write_text(path.read_text().replace("21.957642", "20.5"))
     result = tick(env, cursor)
     (request,) = result.run_requests
-    assert names(request) == PRICE_RUN | {"raw_prices", "raw_instances"}  # with the raw observations it reads
+    # with the raw observation it reads (the instance catalog comes from stg_instances, already staged)
+    assert names(request) == PRICE_RUN | {"raw_prices"}
     assert not names(request) & MLPERF_AND_RESULTS
     # the coverage check reads stg_prices, so it runs (and blocks) in a price run
     assert {c.name for c in request.asset_check_keys} == {
@@ -172,9 +176,9 @@ def test_unreadable_cursor_starts_over(env):
 def test_daily_schedule_fetches_first_then_builds_everything(env):
     from pipelines.defs.automation import daily_report_schedule
 
-    _, definitions, instance, _ = env
+    _, definitions, instance, settings = env
     context = dg.build_schedule_context(instance=instance, repository_def=definitions.get_repository_def(),
-                                        scheduled_execution_time=datetime(2026, 1, 2, 6))
+                                        scheduled_execution_time=datetime(2026, 1, 2, 6), resources={"settings": settings})
     requests = list(daily_report_schedule(context))
     assert [r.run_key for r in requests] == ["fetch-2026-01-02", "report-2026-01-02"]
     assert names(requests[0]) == {"fetched_price_files"}

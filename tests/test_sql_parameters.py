@@ -144,8 +144,8 @@ def test_no_value_is_formatted_into_sql_anywhere_in_pipelines():
 
 
 def test_sql_files_are_static():
-    """sql/*.sql hold no Python or Jinja placeholders: nothing is formatted into them."""
-    files = sorted((REPO / "sql").glob("*.sql"))
+    """sql/**/*.sql hold no Python or Jinja placeholders: nothing is formatted into them."""
+    files = sorted((REPO / "sql").rglob("*.sql"))
     assert files
     for path in files:
         text = path.read_text(encoding="utf-8")

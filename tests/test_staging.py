@@ -25,8 +25,22 @@ def q(conn, sql):
 
 def test_stg_instances(small):
     _, conn = small
-    assert q(conn, "select provider, instance_type, accelerator_count, vcpus, memory_gib, file, line from stg_instances") == [
-        ("aws", "big.8x", 8, 96, 1152.0, "instances.csv", 2), ("aws", "small.8x", 8, 64, 488.0, "instances.csv", 3)]
+    assert q(conn, "select provider, instance_type, accelerator_count, vcpus, memory_gib, accelerator_model, billing, "
+                   "file, line from stg_instances") == [
+        ("aws", "big.8x", 8, 96, 1152.0, "A100-SXM-40GB", "instance", "instances.csv", 2),
+        ("aws", "small.8x", 8, 64, 488.0, "V100-SXM2-16GB", "instance", "instances.csv", 3)]
+
+
+def test_stg_accelerators_in_file_order(small):
+    _, conn = small
+    assert q(conn, "select model, cloud_model, file, line from stg_accelerators") == [
+        ("A100-SXM-40GB", "A100-SXM-40GB", "accelerators.csv", 2), ("V100-SXM2-16GB", "V100-SXM2-16GB", "accelerators.csv", 3)]
+
+
+def test_stg_report_settings_is_its_own_table_with_the_regions(small):
+    _, conn = small
+    assert q(conn, "select title, benchmarks, price_date, regions, config_path from stg_report_settings") == [
+        ("Small", ["resnet", "bert"], None, [{"provider": "aws", "region": "us-east-1"}], "report.toml")]
 
 
 def test_stg_mappings_keeps_explicit_no_result(small):

@@ -72,9 +72,9 @@ def running(pids: set[int]) -> set[int]:
 class UI:
     """`make ui` as a user starts it from a terminal: its own session and process group."""
 
-    def __init__(self, dirs, port: int, log: Path):
+    def __init__(self, dirs, port: int, log: Path, **extra: str):
         env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
-               "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home)}
+               "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home), **extra}
         self.port, self.log = port, log
         self.handle = open(log, "wb")
         self.started: set[int] = set()
@@ -177,7 +177,7 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
         for name, node in nodes.items():
             assert {"/".join(d["path"]) for d in node["dependencyKeys"]} == edges[name], name
             assert node["description"], name
-            assert node["groupName"] in {"raw", "staging", "marts", "report"}, name
+            assert node["groupName"] in {"raw", "staging", "marts", "report", "atlas"}, name
             assert node["kinds"], name
         assert nodes["stg_prices"]["pools"] == ["duckdb_writer"]
         assert nodes["cost_to_train"]["automationCondition"]["label"] == "eager, blocking checks passed"
@@ -309,3 +309,78 @@ def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
             ui.kill()
     assert code == 2  # make's status for a recipe that failed
     assert f"127.0.0.1:{port} is not free" in (tmp_path / "ui.log").read_text()
+
+
+# ---- the atlas in the UI ---------------------------------------------------------------------------
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
+JOBS = """{ repositoriesOrError { ... on RepositoryConnection { nodes { name location { name }
+  jobs { name } } } } }"""
+ADD_PARTITION = """mutation($repo: RepositorySelector!, $key: String!) { addDynamicPartition(
+  repositorySelector: $repo, partitionsDefName: "mlperf_rounds", partitionKey: $key) { __typename
+  ... on PythonError { message } } }"""
+LAUNCH = """mutation($params: ExecutionParams!) { launchRun(executionParams: $params) { __typename
+  ... on LaunchRunSuccess { run { runId } } ... on PythonError { message } ... on InvalidSubsetError { message }
+  ... on RunConfigValidationInvalid { errors { message } } } }"""
+RUN = """query($id: ID!) { runOrError(runId: $id) { __typename ... on Run { status } } }"""
+
+
+def graphql_vars(port: int, query: str, variables: dict) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql", data=json.dumps({"query": query, "variables": variables}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body = json.loads(response.read())
+    assert "errors" not in body, body
+    return body["data"]
+
+
+@pytest.mark.skipif(not (SAMPLE / "training_results_v1.0").is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
+def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
+    """The atlas in the UI: group atlas, atlas_job, its assets downstream of the shared price-book
+    and catalog staging assets; atlas_job launched through GraphQL (round v1.0) publishes the same
+    atlas.csv and mlperf_scores.csv as `make atlas` on the same folder."""
+    mlperf = tmp_path / "mlperf"
+    mlperf.mkdir()
+    (mlperf / "training_results_v1.0").symlink_to(SAMPLE / "training_results_v1.0")
+    cli = make_dirs(tmp_path / "cli", dirs.raw)
+    with pipeline_env(cli, MLPERF_DIR=str(mlperf)):
+        done = subprocess.run([str(REPO / ".venv" / "bin" / "python"), "-m", "pipelines.cli", "atlas"], cwd=REPO,
+                              env=dict(os.environ), capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    made = cli.reports / "atlas" / "2025-06-01" / "data"
+
+    ui = UI(dirs, free_port(), tmp_path / "ui.log", MLPERF_DIR=str(mlperf), SOURCE_DATE_EPOCH="1764374400")
+    try:
+        ui.wait_ready()
+        nodes = {"/".join(n["assetKey"]["path"]): n for n in graphql(ui.port, ASSETS)["assetNodes"]}
+        atlas = {name for name, n in nodes.items() if n["groupName"] == "atlas"}
+        assert {"atlas_round_scores", "atlas_scores", "atlas_prices", "atlas_costs", "published_atlas"} <= atlas
+        deps = {name: {"/".join(d["path"]) for d in nodes[name]["dependencyKeys"]} for name in atlas}
+        assert "stg_prices" in deps["atlas_prices"] and "stg_instances" in deps["atlas_instances"]
+        assert "stg_accelerators" in deps["atlas_systems"]
+        assert nodes["stg_prices"]["groupName"] == "staging"
+        (repo,) = graphql(ui.port, JOBS)["repositoriesOrError"]["nodes"]
+        assert "atlas_job" in {j["name"] for j in repo["jobs"]}
+        selector = {"repositoryLocationName": repo["location"]["name"], "repositoryName": repo["name"]}
+        added = graphql_vars(ui.port, ADD_PARTITION, {"repo": selector, "key": "v1.0"})["addDynamicPartition"]
+        assert added["__typename"] in ("AddDynamicPartitionSuccess", "DuplicateDynamicPartitionError"), added
+        launched = graphql_vars(ui.port, LAUNCH, {"params": {
+            "selector": {**selector, "jobName": "atlas_job"}, "runConfigData": {},
+            "executionMetadata": {"tags": [{"key": "dagster/partition", "value": "v1.0"}]}}})["launchRun"]
+        assert launched["__typename"] == "LaunchRunSuccess", launched
+        run_id = launched["run"]["runId"]
+        deadline = time.monotonic() + 900
+        while True:
+            status = graphql_vars(ui.port, RUN, {"id": run_id})["runOrError"]["status"]
+            if status in ("SUCCESS", "FAILURE", "CANCELED") or time.monotonic() > deadline:
+                break
+            time.sleep(3)
+        assert status == "SUCCESS", ui.log.read_text()[-3000:]
+        ui.stop(signal.SIGTERM)
+    except BaseException:
+        ui.kill()
+        raise
+    launched_data = dirs.reports / "atlas" / "2025-06-01" / "data"
+    for name in ("atlas.csv", "mlperf_scores.csv"):
+        assert (launched_data / name).read_bytes() == (made / name).read_bytes(), name

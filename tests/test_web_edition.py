@@ -200,14 +200,13 @@ def test_atlas_offline_accessible_and_screenshots(atlas, tmp_path):
 
 def test_atlas_every_pair_with_twelve_thousand_rows(atlas, sample_atlas_folder, tmp_path):
     """The whole corpus has 10,000+ pairs: the table draws a page of them, and its filters count them all."""
+    from pipelines.defs.atlas_marts import ATLAS_TABLES
     from pipelines.publish.atlas_context import build_context, pairs_table
     from pipelines.publish.render import render_html
     from pipelines.warehouse import connect, read_table
 
-    with connect(sample_atlas_folder.parents[2] / "warehouse.duckdb") as conn:
-        tables = {name: read_table(conn, name) for name in (
-            "atlas_costs", "atlas_unpriced", "atlas_trend", "atlas_scores", "atlas_runs", "atlas_systems",
-            "atlas_instances", "atlas_prices")}
+    with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb") as conn:
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
     costs = tables["atlas_costs"]
     copies = -(-12_000 // costs.height)
     big = pl.concat([costs.with_columns(pl.col("cost_to_train_usd") * (1 + i / 1000), pl.col("system") + f"-{i}")

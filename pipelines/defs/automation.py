@@ -46,10 +46,13 @@ from collections.abc import Iterable
 
 import dagster as dg
 
+from pipelines.defs.atlas_rounds import atlas_ready
+from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.raw import RAW_INPUTS, raw_fingerprint
 from pipelines.defs.resources import PipelineSettings
 
 FETCH_ASSET = dg.AssetKey("fetched_price_files")
+ATLAS_GROUP = "atlas"
 CURSOR_VERSION = 1
 IN_FLIGHT = [
     dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED,
@@ -77,16 +80,20 @@ def staging_readers(graph, raw_names: Iterable[str]) -> set[dg.AssetKey]:
     }
 
 
-def regeneration(graph, roots: set[dg.AssetKey]) -> tuple[list[dg.AssetKey], list[dg.AssetCheckKey]]:
+def regeneration(graph, roots: set[dg.AssetKey], atlas: bool = False) -> tuple[list[dg.AssetKey], list[dg.AssetCheckKey]]:
     """Assets and checks of one run that rebuilds `roots` and everything downstream of them.
 
     The run also observes the raw inputs of the assets it materializes (their data version is then
     recorded on each materialization) and runs every check that reads one of its assets, so a
     check on an asset outside the run still blocks when the run changed what it looks at.
+    The atlas (group atlas) comes along only when `atlas` says it is on and its rounds are scored;
+    its round partitions never do (a price or catalog change re-prices the stored rounds; rounds
+    are scored by mlperf_rounds_sensor, one run per round).
     """
     materialized = {
         key for key in dg.AssetSelection.assets(*roots).downstream().resolve(graph)
-        if graph.get(key).is_materializable and key != FETCH_ASSET
+        if graph.get(key).is_materializable and key != FETCH_ASSET and graph.get(key).partitions_def is None
+        and (atlas or graph.get(key).group_name != ATLAS_GROUP)
     }
     observed = {
         parent for key in materialized for parent in graph.get(key).parent_keys
@@ -189,12 +196,12 @@ def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSe
             cursor=write_cursor(current),
         )
     roots = set().union(*(readers[name] for name in pending))
-    assets, checks = regeneration(graph, roots)
+    assets, checks = regeneration(graph, roots, atlas=atlas_ready(instance, settings))
     request = dg.RunRequest(
         run_key=_run_key(instance, pending, roots),
         asset_selection=assets,
         asset_check_keys=checks,
-        tags={TAG_CHANGED: ",".join(sorted(pending))},
+        tags={TAG_CHANGED: ",".join(sorted(pending)), **WAREHOUSE_TAG},
     )
     context.log.info(f"raw inputs changed: {', '.join(sorted(pending))}; rebuilding "
                      f"{', '.join(k.to_user_string() for k in sorted(roots, key=str))} and downstream")
@@ -207,8 +214,8 @@ def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSe
     minimum_interval_seconds=30,
     default_status=dg.DefaultSensorStatus.RUNNING,
     description="Hashes every raw input in RAW_DIR (prices/, results/, mlperf/, systems/, throughput/, "
-                "instances.csv, mappings.csv, report.toml) and starts one run of the assets downstream of "
-                "what changed; same bytes, no run.",
+                "instances.csv, accelerators.csv, mappings.csv, report.toml) and starts one run of the assets "
+                "downstream of what changed (the atlas too when MLPERF_DIR is set); same bytes, no run.",
 )
 def raw_files_sensor(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> dg.SensorResult:
     return evaluate_raw_files(context, settings)
@@ -216,17 +223,18 @@ def raw_files_sensor(context: dg.SensorEvaluationContext, settings: PipelineSett
 
 # ---- the daily schedule ------------------------------------------------------------------------
 
-def daily_requests(graph, day: str) -> list[dg.RunRequest]:
-    """The price fetch alone (when the code location has it), then the whole report."""
+def daily_requests(graph, day: str, atlas: bool = False) -> list[dg.RunRequest]:
+    """The price fetch alone (when the code location has it), then the whole report (and the atlas
+    when it is on and its rounds are scored)."""
     requests = []
     if graph.has(FETCH_ASSET):
         requests.append(dg.RunRequest(run_key=f"fetch-{day}", asset_selection=[FETCH_ASSET],
                                       tags={"pipelines/daily": day}))
     roots = {key for key in graph.get_all_asset_keys()
              if graph.get(key).is_materializable and key != FETCH_ASSET}
-    assets, checks = regeneration(graph, roots)
+    assets, checks = regeneration(graph, roots, atlas=atlas)
     requests.append(dg.RunRequest(run_key=f"report-{day}", asset_selection=assets, asset_check_keys=checks,
-                                  tags={"pipelines/daily": day}))
+                                  tags={"pipelines/daily": day, **WAREHOUSE_TAG}))
     return requests
 
 
@@ -237,10 +245,11 @@ def daily_requests(graph, day: str) -> list[dg.RunRequest]:
     target=dg.AssetSelection.all(include_sources=True),
     default_status=dg.DefaultScheduleStatus.RUNNING,
     description="Every day at 06:00 UTC: fetch today's prices (when fetched_price_files exists), then rebuild "
-                "the whole report.",
+                "the whole report, and the atlas when MLPERF_DIR is set and its rounds are scored.",
 )
-def daily_report_schedule(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
-    return daily_requests(_graph(context), context.scheduled_execution_time.strftime("%Y-%m-%d"))
+def daily_report_schedule(context: dg.ScheduleEvaluationContext, settings: PipelineSettings) -> list[dg.RunRequest]:
+    return daily_requests(_graph(context), context.scheduled_execution_time.strftime("%Y-%m-%d"),
+                          atlas=settings.mlperf is not None and atlas_ready(context.instance, settings))
 
 
 # ---- declarative automation --------------------------------------------------------------------
@@ -250,6 +259,7 @@ regenerate_automation = dg.AutomationConditionSensorDefinition(
     target=dg.AssetSelection.all(),
     default_status=dg.DefaultSensorStatus.RUNNING,
     minimum_interval_seconds=30,
+    run_tags=WAREHOUSE_TAG,
     description="Evaluates the marts' and report's automation condition (eager, blocking checks respected): "
                 "rebuilds them after an upstream asset was materialized by a run that did not include them.",
 )

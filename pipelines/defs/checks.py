@@ -49,7 +49,7 @@ def one_price_per_instance_and_date(settings: PipelineSettings) -> dg.AssetCheck
 
 
 @dg.asset_check(asset="stg_comparisons", blocking=True,
-                additional_deps=["stg_instances", "stg_mappings", "stg_prices", "stg_results"],
+                additional_deps=["stg_instances", "stg_mappings", "stg_prices", "stg_results", "stg_report_settings"],
                 description="Every compared instance has an instance row, a mapping per benchmark and a price in "
                             "force at the price date; every mapped system has results.")
 def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:

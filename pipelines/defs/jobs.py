@@ -1,10 +1,13 @@
-"""report_job: everything `make report` builds (staging, marts, report), and nothing else.
+"""report_job and atlas_job: what `make report` and `make atlas` build, and nothing else.
 
 The raw inputs are observed (content hashes), the price fetch (it goes to the network) stays out.
+The groups follow the layers: raw, staging, marts, report, atlas.
 """
 
 import dagster as dg
 
+from pipelines.defs.atlas_rounds import CORPUS, ROUND_KEYS
+from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.raw import RAW_INPUTS
 
 REPORT_GROUPS = ("staging", "marts", "report")
@@ -14,4 +17,20 @@ report_job = dg.define_asset_job(
     # The raw inputs are observed too, so the sensor knows which file contents this run read.
     selection=dg.AssetSelection.groups(*REPORT_GROUPS) | dg.AssetSelection.assets(*RAW_INPUTS),
     description="Builds the report from RAW_DIR: staging tables, marts, HTML, PDF and data exports, then publishes.",
+    tags=WAREHOUSE_TAG,
+)
+
+# The atlas, the shared staging it reads (price book, instance and accelerator catalogs, report
+# settings) and the raw inputs behind them. Partitioned by round: a run of one round partition
+# scores that round; a run that leaves the round assets out re-prices and re-publishes the stored
+# rounds without reading a log (pipelines.cli.run_atlas does both, in that order).
+ATLAS_SELECTION = dg.AssetSelection.groups("atlas").upstream()
+ATLAS_PUBLISH = ATLAS_SELECTION - dg.AssetSelection.assets(*ROUND_KEYS, CORPUS)
+
+atlas_job = dg.define_asset_job(
+    "atlas_job",
+    selection=ATLAS_SELECTION,
+    description="The MLPerf atlas from MLPERF_DIR: scores a round partition (training_results_vX.Y) into Parquet, "
+                "then prices every stored round with the shared price book and publishes REPORTS_DIR/atlas/.",
+    tags=WAREHOUSE_TAG,
 )

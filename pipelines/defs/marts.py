@@ -14,7 +14,7 @@ from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files a
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
-from pipelines.warehouse import create_table, read_table, replace_table
+from pipelines.warehouse import create_table, read_table, write_frame
 
 
 def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
@@ -32,7 +32,8 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "time_to_train")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_comparisons"], pool=POOL,
+# stg_comparisons carries the blocking coverage check: the marts wait for it (and so does the report).
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons"], pool=POOL,
           automation_condition=REGENERATE,
           description="The report's price date (report.toml, else the newest snapshot) and the snapshot before it.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
@@ -71,7 +72,7 @@ def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
 def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         price_date, _ = _dates(conn)
-        replace_table(conn, "cost_to_train", _cost_at(conn, price_date))
+        write_frame(conn, "cost_to_train", _cost_at(conn, price_date))
         return _done(conn, "cost_to_train")
 
 
@@ -81,7 +82,7 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         price_date, _ = _dates(conn)
-        replace_table(conn, "price_changes", compute_price_changes(on_demand(read_table(conn, "stg_prices")), price_date))
+        write_frame(conn, "price_changes", compute_price_changes(on_demand(read_table(conn, "stg_prices")), price_date))
         return _done(conn, "price_changes")
 
 
@@ -92,7 +93,7 @@ def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         _, previous = _dates(conn)
         changes = compute_cost_changes(read_table(conn, "cost_to_train"), _cost_at(conn, previous))
-        replace_table(conn, "cost_changes", changes)
+        write_frame(conn, "cost_changes", changes)
         return _done(conn, "cost_changes")
 
 
@@ -112,7 +113,7 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL, automation_condition=REGENERATE,
-          deps=list(STAGED_FILES) + ["stg_comparisons", "stg_mlperf_scores"],
+          deps=list(STAGED_FILES) + ["stg_report_settings", "stg_comparisons", "stg_mlperf_scores"],
           description="Every input file the report rests on, with its SHA-256 and the rows taken from it.")
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -131,5 +132,5 @@ def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
             pl.col("file").map_elements(lambda f: _digest(settings.raw, f)[0], return_dtype=pl.Utf8).alias("sha256"),
             pl.col("file").map_elements(lambda f: _digest(settings.raw, f)[1], return_dtype=pl.Int64).alias("bytes"),
         ).sort("kind", "file")
-        replace_table(conn, "input_files", counts)
+        write_frame(conn, "input_files", counts)
         return _done(conn, "input_files")

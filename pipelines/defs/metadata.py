@@ -1,14 +1,21 @@
-"""Materialization metadata shown in the Dagster UI: rows, column schema with what each column
-means (pipelines/columns.py), a preview with numbers shown as the report shows them."""
+"""What the Dagster UI shows of an asset: rows, column schema with what each column means
+(pipelines/columns.py), a preview with numbers shown as the report shows them; a one-line failure."""
 
+
+import functools
+import inspect
 
 import dagster as dg
 import duckdb
 
 from pipelines.columns import describe, formatted
+from pipelines.errors import InputError
 from pipelines.warehouse import table_rows
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
+# Every run that writes the warehouse carries this tag; runs that only score rounds into Parquet
+# do not. A run queue allowing many runs at once (Kubernetes, README) limits this tag to 1.
+WAREHOUSE_TAG = {"pipelines/warehouse": "write"}
 
 # Marts and report assets: rebuild when an upstream asset changed outside a run that already
 # included them, never on top of a failed blocking check (eager() alone ignores those checks).
@@ -50,3 +57,29 @@ def _markdown(table: str, frame) -> str:
 def _cell(text: str) -> str:
     """Markdown table cells cannot hold a pipe or a line break."""
     return " ".join(text.split()).replace("|", "\\|")
+
+
+def input_errors_as_failures(fn):
+    """Bad input ends the step with dg.Failure(description=<the one line>), so the UI's run page
+    opens on that line rather than a stack trace; the InputError stays its cause (the command
+    line's one-line message reads it there, pipelines.cli.failure_reason)."""
+
+    def failure(error: InputError) -> dg.Failure:
+        return dg.Failure(description=f"bad input: {' '.join(str(error).split())}", allow_retries=False)
+
+    if inspect.isgeneratorfunction(fn):
+        @functools.wraps(fn)
+        def steps(*args, **kwargs):
+            try:
+                yield from fn(*args, **kwargs)
+            except InputError as error:
+                raise failure(error) from error
+        return steps
+
+    @functools.wraps(fn)
+    def step(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except InputError as error:
+            raise failure(error) from error
+    return step

@@ -5,20 +5,11 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
-from pipelines.ingest.report_config import parse_report_config
+from pipelines.ingest.report_config import mlperf_tree_roots
 from pipelines.warehouse import create_table
-
-
-def tree_roots(raw: Path) -> list[Path]:
-    """Each folder under RAW_DIR/mlperf/ is one tree (training_results_vX.Y); report.toml may add more."""
-    local = sorted(p for p in (raw / "mlperf").iterdir() if p.is_dir() and not p.name.startswith(".")) \
-        if (raw / "mlperf").is_dir() else []
-    config = raw / "report.toml"
-    extra = list(parse_report_config(config).mlperf_trees) if config.exists() else []
-    return local + extra
 
 
 def _shown(root: Path, raw: Path) -> str:
@@ -36,9 +27,10 @@ def _shown(root: Path, raw: Path) -> str:
                                  "the required runs, at most one failed run (four for unet3d), scaling.json applied."),
     ],
 )
+@input_errors_as_failures
 def stg_mlperf(settings: PipelineSettings):
     runs_parts, score_parts = [], []
-    for root in tree_roots(settings.raw):
+    for root in mlperf_tree_roots(settings.raw):
         runs, scores = score_trees([root])
         shown = _shown(root, settings.raw)
         # run_file is relative to the tree's parent folder; show it as the tree is shown

@@ -1,9 +1,6 @@
 """Report assets: HTML and PDF from one template, the data exports, and the atomic publish."""
 
 
-import os
-from datetime import date, datetime, timezone
-
 import dagster as dg
 import polars as pl
 
@@ -11,6 +8,7 @@ from pipelines.defs.metadata import REGENERATE
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.publish.exports import write_table
+from pipelines.publish.from_marts import report_context
 from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
 from pipelines.warehouse import read_table
 
@@ -19,45 +17,27 @@ from pipelines.warehouse import read_table
 # process that loads them without rendering: marts-only runs, sensor ticks, dg check, each step
 # process of a multiprocess run.
 
-MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
-         "report_dates", "stg_systems", "stg_report_settings", "stg_comparisons"]
+# What the report's context reads (publish/from_marts.py), and what its HTML depends on: the marts
+# plus the staging tables whose rows it shows as they are.
+REPORT_MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
+                "report_dates"]
+REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons"]
+REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
+EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)
 
 
-def generated_on() -> date:
-    """Today, or SOURCE_DATE_EPOCH when set (reproducible builds: same inputs, same bytes)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    now = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
-    return now.date()
-
-
-def _tables(settings: PipelineSettings, names: list[str] = MARTS) -> dict[str, pl.DataFrame]:
+def _tables(settings: PipelineSettings, names: list[str]) -> dict[str, pl.DataFrame]:
     with settings.connect(read_only=False) as conn:
         return {name: read_table(conn, name) for name in names}
 
 
-def report_context(tables: dict[str, pl.DataFrame]) -> dict:
-    settings_row = tables["stg_report_settings"].row(0, named=True)
-    dates = tables["report_dates"].row(0, named=True)
-    cost = tables["cost_to_train"]
-    if "stg_comparisons" in tables and "description" not in cost.columns:  # each comparison's text from report.toml
-        descriptions = tables["stg_comparisons"].select("comparison", "description").unique("comparison", keep="first")
-        cost = cost.join(descriptions, on="comparison", how="left", maintain_order="left")
-    from pipelines.publish.context import build_context
-
-    return build_context(
-        settings=settings_row, dates=dates, cost=cost, cost_changes=tables["cost_changes"],
-        price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
-        time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
-    )
-
-
-@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=MARTS[:6], automation_condition=REGENERATE,
+@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=REPORT_TABLES, automation_condition=REGENERATE,
           description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
                       "build folder; published by published_report.")
 def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from pipelines.publish.render import render_html
 
-    tables = _tables(settings)
+    tables = _tables(settings, REPORT_TABLES)
     html = render_html(report_context(tables))
     path = build_dir(settings.reports, context.run.run_id) / "report.html"
     write_atomic(path, html.encode("utf-8"))
@@ -102,11 +82,11 @@ EXPORTS = {
 }
 
 
-@dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=MARTS[:6] + ["stg_mlperf_scores", "stg_mlperf_runs"],
+@dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=REPORT_MARTS + EXPORTED_STAGING,
           automation_condition=REGENERATE,
           description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
 def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    tables = _tables(settings, MARTS + ["stg_mlperf_scores", "stg_mlperf_runs"])
+    tables = _tables(settings, REPORT_MARTS + EXPORTED_STAGING)
     folder = build_dir(settings.reports, context.run.run_id) / "data"
     written = []
     for name, (mart, first, exact) in EXPORTS.items():

@@ -1,28 +1,35 @@
-"""Resources: where the pipeline reads and writes, and the DuckDB warehouse."""
+"""Resources: where the pipeline reads and writes, the DuckDB warehouse, and the round store."""
 
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 import dagster as dg
 import duckdb
+from dagster_polars import PolarsParquetIOManager
 
 from pipelines.config import Paths
 from pipelines.warehouse import connect
 
+ROUND_STORE = "atlas_round_store"  # io_manager_key of the atlas's per-round results
+
 
 class PipelineSettings(dg.ConfigurableResource):
-    """RAW_DIR, REPORTS_DIR and WAREHOUSE, read from the environment when the code loads."""
+    """RAW_DIR, REPORTS_DIR, WAREHOUSE and MLPERF_DIR, read from the environment when the code loads."""
 
     raw_dir: str
     reports_dir: str
     warehouse: str
+    mlperf_dir: str = ""  # empty: the atlas is off
+    atlas_rounds_dir: str = ""  # where RoundStore keeps the scored rounds (the marts read them there)
 
     @classmethod
     def from_env(cls) -> "PipelineSettings":
         paths = Paths.from_env()
-        return cls(raw_dir=str(paths.raw_dir), reports_dir=str(paths.reports_dir), warehouse=str(paths.warehouse))
+        return cls(raw_dir=str(paths.raw_dir), reports_dir=str(paths.reports_dir), warehouse=str(paths.warehouse),
+                   mlperf_dir=str(paths.mlperf_dir or ""), atlas_rounds_dir=paths.atlas_rounds_dir)
 
     @property
     def raw(self) -> Path:
@@ -32,16 +39,49 @@ class PipelineSettings(dg.ConfigurableResource):
     def reports(self) -> Path:
         return Path(self.reports_dir)
 
+    @property
+    def mlperf(self) -> Path | None:
+        return Path(self.mlperf_dir) if self.mlperf_dir else None
+
+    def round_file(self, asset: str, round_key: str) -> str:
+        """Where RoundStore keeps one round of one asset: <atlas_rounds_dir>/<asset>/<round>.parquet."""
+        return f"{self.atlas_rounds_dir.rstrip('/')}/{asset}/{round_key}.parquet"
+
     @contextmanager
     def connect(self, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         with connect(Path(self.warehouse), read_only=read_only) as conn:
             yield conn
 
 
+class RoundStore(PolarsParquetIOManager):
+    """One Parquet file per round partition: <base_dir>/<asset>/<round>.parquet (dagster-polars).
+
+    A local file is written under a temporary name and renamed into place, so a killed run
+    leaves the previous round's file whole (object stores such as S3 replace an object at once).
+    Several processes or machines may write different rounds at the same time; the atlas marts
+    read the files with DuckDB (read_parquet), so no two processes ever write one DuckDB file.
+    """
+
+    def dump_to_path(self, context, obj, path) -> None:
+        if getattr(path, "protocol", "") not in ("", "file", "local"):
+            return super().dump_to_path(context, obj, path)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            super().dump_to_path(context, obj, tmp)
+            with open(tmp, "rb") as handle:
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
 @dg.definitions
 def resources() -> dg.Definitions:
-    # In process: one DuckDB writer, and no 1.5 s process start per step.
+    settings = PipelineSettings.from_env()
+    # In process: one DuckDB writer, and no 1.5 s process start per step. Rounds run in parallel
+    # as separate runs (one per partition), never as steps of one run: see defs/atlas_rounds.py.
     return dg.Definitions(
-        resources={"settings": PipelineSettings.from_env()},
+        resources={"settings": settings, ROUND_STORE: RoundStore(base_dir=settings.atlas_rounds_dir)},
         executor=dg.in_process_executor,
     )

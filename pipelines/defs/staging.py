@@ -6,17 +6,18 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.fingerprint import input_files
 from pipelines.ingest.mlperf_rules import round_order
+from pipelines.ingest.accelerators import read_catalog_table
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.report_config import parse_report_config
-from pipelines.ingest.results_summary import read_results_summary
+from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
 from pipelines.ingest.systems_json import parse_system_json
-from pipelines.ingest.tables import read_instances, read_mappings, read_throughput
-from pipelines.warehouse import create_table
+from pipelines.ingest.tables import check_catalog_links, read_instances, read_mappings, read_throughput
+from pipelines.warehouse import create_table, read_table
 
 
 def _relative(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFrame:
@@ -42,59 +43,61 @@ def _files(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
     return input_files(settings.raw / folder, pattern)
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances"], pool=POOL,
-          description="Cloud instances and their accelerators (instances.csv), typed.")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
+          description="The accelerator catalog (accelerators.csv): each way systems JSON name an accelerator, its model "
+                      "and the cloud model it is priced as.")
+@input_errors_as_failures
+def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path = _need(settings.raw / "accelerators.csv", "the accelerator catalog")
+    frame = read_catalog_table(path).with_columns(file=pl.lit(str(path)))
+    return _load(context, settings, "stg_accelerators", accelerators_in=_relative(frame, settings.raw))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators"], pool=POOL,
+          description="The one instance catalog (instances.csv): every instance the report or the atlas prices, its "
+                      "accelerators and vCPUs, linked to the accelerator catalog; typed.")
+@input_errors_as_failures
 def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "instances.csv", "the instance table")
-    frame = read_instances(path).with_columns(file=pl.lit(str(path)))
+    frame = read_instances(path)
+    with settings.connect(read_only=True) as conn:
+        cloud_models = conn.sql("select cloud_model from stg_accelerators where cloud_model is not null").pl()
+    check_catalog_links(frame, path, cloud_models["cloud_model"].to_list())
+    frame = frame.with_columns(file=pl.lit(str(path)))
     return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings"], pool=POOL,
           description="Measured system per instance and benchmark (mappings.csv), typed.")
+@input_errors_as_failures
 def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "mappings.csv", "the instance-to-system mappings")
     frame = read_mappings(path).with_columns(file=pl.lit(str(path)))
     return _load(context, settings, "stg_mappings", mappings_in=_relative(frame, settings.raw))
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_instances"], pool=POOL,
-          description="Every price snapshot, from normalized CSVs and the providers' own price lists; "
-                      "one USD price per (provider, region, instance_type, as_of).")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "stg_instances"], pool=POOL,
+          description="The one price book: every price snapshot, from normalized CSVs and the providers' own price "
+                      "lists, for the instances of the catalog; one USD price per (provider, region, instance_type, "
+                      "pricing option, as_of), with its source and certainty.")
+@input_errors_as_failures
 def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     folder = _need(settings.raw / "prices", "a prices/ folder with at least one snapshot")
     input_files(folder)  # refuses FIFOs, dangling links and link loops, which the price reader would skip
-    instances = read_instances(_need(settings.raw / "instances.csv", "the instance table"))
-    frame = read_price_folder(folder, instances)
+    with settings.connect(read_only=True) as conn:
+        instances = read_table(conn, "stg_instances")
+    # Provider price lists price machines; Cloud TPUs (billed per chip) come from normalized rows.
+    frame = read_price_folder(folder, instances.filter(pl.col("billing") == "instance"))
     if frame.is_empty():
         raise InputError(folder, None, "holds no prices for the instances in instances.csv")
     frame = frame.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
     return _load(context, settings, "stg_prices", prices_in=_relative(frame, settings.raw))
 
 
-RESULT_COLUMNS = {
-    "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
-    "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,
-    "samples_per_second": pl.Float64, "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
-}
-
-
-def summary_results(files: list[Path]) -> pl.DataFrame:
-    frames = [
-        read_results_summary(f).select(
-            "round", "submitter", "system", "benchmark", "time_to_train_minutes",
-            pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
-            pl.lit(None, pl.Float64).alias("samples_per_second"),
-            pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
-        )
-        for f in files
-    ]
-    return pl.concat(frames) if frames else pl.DataFrame(schema=RESULT_COLUMNS)
-
-
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores"], pool=POOL,
           description="MLPerf times to train, one row per round, system and benchmark: scored from the result trees "
                       "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
+@input_errors_as_failures
 def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from_csv = _relative(summary_results(_files(settings, "results", "*.csv")), settings.raw)
     with settings.connect() as conn:
@@ -111,6 +114,7 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
           description="Throughput a team measured itself (samples per second), typed.")
+@input_errors_as_failures
 def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     frames = [read_throughput(f).with_columns(file=pl.lit(str(f))) for f in _files(settings, "throughput", "*.csv")]
     schema = {"system": pl.Utf8, "benchmark": pl.Utf8, "samples_per_second": pl.Float64, "framework": pl.Utf8,
@@ -126,6 +130,7 @@ def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_systems", "raw_mlperf"], pool=POOL,
           description="Configuration of each measured system from its MLPerf systems JSON (systems/ and mlperf/ trees).")
+@input_errors_as_failures
 def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     files = _files(settings, "systems", "*.json") + [
         f for f in _files(settings, "mlperf", "*.json") if f.parent.name == "systems"
@@ -146,11 +151,16 @@ def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     return result
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
-          description="report.toml: the comparisons (one row per comparison, instance and benchmark) and report settings.")
-def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+def _report_config(settings: PipelineSettings):
     path = _need(settings.raw / "report.toml", "report.toml")
-    config = parse_report_config(path)
+    return path, parse_report_config(path)
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+          description="report.toml: the comparisons, one row per comparison, instance and benchmark.")
+@input_errors_as_failures
+def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path, config = _report_config(settings)
     relative = str(path.relative_to(settings.raw))
     rows = [
         {
@@ -163,13 +173,24 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
         for i, inst in enumerate(c.instances)
         for bench in c.benchmarks
     ]
-    settings_row = pl.DataFrame([{
-        "title": config.title, "subtitle": config.subtitle, "author": config.author,
-        "benchmarks": list(config.benchmarks), "price_date": config.price_date, "config_path": relative,
-    }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
-                "price_date": pl.Date, "config_path": pl.Utf8})
     with settings.connect() as conn:
-        create_table(conn, "stg_report_settings", settings_in=settings_row)
         create_table(conn, "stg_comparisons", comparisons_in=pl.DataFrame(rows))
         meta = table_metadata(conn, "stg_comparisons", preview=True)
     return dg.MaterializeResult(metadata=meta)
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+          description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, and the "
+                      "region bought in per provider (the report's and the atlas's).")
+@input_errors_as_failures
+def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path, config = _report_config(settings)
+    row = pl.DataFrame([{
+        "title": config.title, "subtitle": config.subtitle, "author": config.author,
+        "benchmarks": list(config.benchmarks), "price_date": config.price_date,
+        "regions": [{"provider": k, "region": v} for k, v in sorted(config.regions.items())],
+        "config_path": str(path.relative_to(settings.raw)),
+    }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
+                "price_date": pl.Date, "regions": pl.List(pl.Struct({"provider": pl.Utf8, "region": pl.Utf8})),
+                "config_path": pl.Utf8})
+    return _load(context, settings, "stg_report_settings", settings_in=row)

@@ -1,5 +1,4 @@
-"""The accelerator catalog: one model name for the many ways systems JSON spell an accelerator,
-and the atlas's table of cloud instances and their prices.
+"""The accelerator catalog: one model name for the many ways systems JSON spell an accelerator.
 
 Why a catalog: submitters write the same part as "NVIDIA A100-SXM4-80GB (400W)",
 "NVIDIA A100-SXM-80GB CTS" or "A100-SXM4-80GB", the TPU generation may only appear in the system
@@ -8,7 +7,7 @@ memory field saying "32GB"). Pricing a result on a cloud instance is only meanin
 accelerator, so every name is first reduced to one catalog model, and the catalog says which cloud
 accelerator (if any) that model is priced as, and under which assumption.
 
-raw/atlas/accelerators.csv (rows are tried in file order; the first row whose conditions all hold
+raw/accelerators.csv (rows are tried in file order; the first row whose conditions all hold
 wins, so specific rows come first):
     model         the normalized accelerator model shown in the atlas
     vendor
@@ -19,11 +18,8 @@ wins, so specific rows come first):
     cloud_model   optional; the cloud instances' accelerator this model is priced as (empty: none)
     assumption    optional; what pricing it as cloud_model assumes (shown in the atlas)
 
-raw/atlas/instances.csv: provider, instance_type, accelerator_model (a cloud_model),
-accelerator_count, billing ("instance", or "chip" for Cloud TPUs sold per chip-hour), notes.
-raw/atlas/prices.csv: provider, region, instance_type, usd_per_hour, as_of, certainty ("exact"
-for figures from the project's reference table or a price file, "approximate" for list prices
-known otherwise), source.
+The cloud instances themselves are the one instance catalog, raw/instances.csv (ingest/tables.py):
+each names its cloud_model in `accelerator_model`; their prices are the one price book, raw/prices/.
 """
 
 from __future__ import annotations
@@ -36,10 +32,6 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
-from pipelines.ingest.tables import PROVIDERS
-
-BILLING = ("instance", "chip")
-CERTAINTY = ("exact", "approximate")
 
 _REGISTERED = re.compile(r"\((r|tm)\)", re.I)
 _OTHER = re.compile(r"[^a-z0-9.]+")
@@ -98,12 +90,21 @@ def _regex(path: Path, line: int, column: str, text: str | None) -> re.Pattern |
         raise InputError(path, f"{line} column {column}", f"invalid regular expression: {error}") from None
 
 
-def read_catalog(path: Path) -> list[CatalogRow]:
+def read_catalog_table(path: Path) -> pl.DataFrame:
+    """raw/accelerators.csv as a frame (extra columns kept, a `line` column added); every regex is checked."""
     frame = read_csv_table(path, [
         Column("model"), Column("vendor"), Column("name_regex"),
         Column("system_regex", required=False), Column("memory_gb", "float", required=False, positive=True),
         Column("cloud_model", required=False), Column("assumption", required=False),
     ])
+    for r in frame.iter_rows(named=True):
+        _regex(path, r["line"], "name_regex", r["name_regex"])
+        _regex(path, r["line"], "system_regex", r["system_regex"])
+    return frame
+
+
+def catalog_rows(frame: pl.DataFrame, path: Path | str = "accelerators.csv") -> list[CatalogRow]:
+    """The catalog's rows with compiled patterns, in file order (the order decides the match)."""
     return [
         CatalogRow(
             line=r["line"], model=r["model"], vendor=r["vendor"],
@@ -111,8 +112,12 @@ def read_catalog(path: Path) -> list[CatalogRow]:
             system_regex=_regex(path, r["line"], "system_regex", r["system_regex"]),
             memory_gb=r["memory_gb"], cloud_model=r["cloud_model"], assumption=r["assumption"],
         )
-        for r in frame.iter_rows(named=True)
+        for r in frame.sort("line").iter_rows(named=True)
     ]
+
+
+def read_catalog(path: Path) -> list[CatalogRow]:
+    return catalog_rows(read_catalog_table(path), path)
 
 
 def normalize(catalog: list[CatalogRow], name: str | None, memory: str | None = None,
@@ -130,52 +135,13 @@ def normalize(catalog: list[CatalogRow], name: str | None, memory: str | None = 
     return Accelerator(None, None, None, None)
 
 
-def _check(path: Path, allowed: dict[str, tuple[str, ...]]):
-    def check(record: dict, line: int) -> None:
-        for column, values in allowed.items():
-            if record[column] not in values:
-                raise InputError(path, f"{line} column {column}",
-                                 f"{record[column]!r} is not one of {', '.join(values)}")
-    return check
-
-
-def read_instances(path: Path, catalog: list[CatalogRow] | None = None) -> pl.DataFrame:
-    """The atlas's cloud instances; with a catalog, every accelerator_model must be a cloud_model."""
-    frame = read_csv_table(path, [
-        Column("provider"), Column("instance_type"), Column("accelerator_model"),
-        Column("accelerator_count", "int", positive=True), Column("billing"), Column("notes", required=False),
-    ], _check(path, {"provider": PROVIDERS, "billing": BILLING}))
-    _unique(frame, path, ["provider", "instance_type"])
-    if catalog is not None:
-        known = {row.cloud_model for row in catalog if row.cloud_model}
-        unknown = frame.filter(~pl.col("accelerator_model").is_in(sorted(known)))
-        if unknown.height:
-            row = unknown.row(0, named=True)
-            raise InputError(path, f"{row['line']} column accelerator_model",
-                             f"{row['accelerator_model']!r} is no cloud_model of the accelerator catalog")
-    return frame
-
-
-def read_prices(path: Path, instances: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Dated on-demand prices of the atlas instances (one per instance and date)."""
-    frame = read_csv_table(path, [
-        Column("provider"), Column("region"), Column("instance_type"),
-        Column("usd_per_hour", "float", positive=True), Column("as_of", "date"),
-        Column("certainty"), Column("source"),
-    ], _check(path, {"provider": PROVIDERS, "certainty": CERTAINTY}))
-    _unique(frame, path, ["provider", "instance_type", "as_of"])
-    if instances is not None:
-        orphans = frame.join(instances, on=["provider", "instance_type"], how="anti")
-        if orphans.height:
-            row = orphans.row(0, named=True)
-            raise InputError(path, f"{row['line']} column instance_type",
-                             f"{row['provider']}/{row['instance_type']} is not in the atlas instances table")
-    return frame
-
-
-def _unique(frame: pl.DataFrame, path: Path, key: list[str]) -> None:
-    dup = frame.filter(pl.struct(key).is_duplicated())
-    if dup.height:
-        first = dup.row(0, named=True)
-        shown = ", ".join(f"{k}={first[k]}" for k in key)
-        raise InputError(path, dup["line"].to_list()[-1], f"duplicate key ({shown})")
+def normalized_systems(systems: pl.DataFrame, catalog: list[CatalogRow]) -> pl.DataFrame:
+    """Add the catalog's accelerator_model, vendor, cloud_model and assumption to each systems row."""
+    found = [normalize(catalog, r["accelerator_model_name"], r["accelerator_memory_capacity"], r["system"])
+             for r in systems.select("accelerator_model_name", "accelerator_memory_capacity", "system").iter_rows(named=True)]
+    return systems.with_columns(
+        pl.Series("accelerator_model", [a.model for a in found], dtype=pl.Utf8),
+        pl.Series("vendor", [a.vendor for a in found], dtype=pl.Utf8),
+        pl.Series("cloud_model", [a.cloud_model for a in found], dtype=pl.Utf8),
+        pl.Series("assumption", [a.assumption for a in found], dtype=pl.Utf8),
+    )

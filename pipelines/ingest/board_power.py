@@ -1,7 +1,7 @@
 """Board power (TDP) per accelerator model: the board_power_* columns of the accelerator catalog.
 
 The energy estimate for results without power logs (metrics/energy.py) multiplies accelerators,
-board power and time to train. The figures sit in the accelerator catalog (raw/atlas/accelerators.csv)
+board power and time to train. The figures sit in the accelerator catalog (raw/accelerators.csv)
 next to the names they belong to:
 
     board_power_w        maximum board power (TDP / TBP) of one accelerator in watts, from the

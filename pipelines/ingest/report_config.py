@@ -162,3 +162,13 @@ def parse_report_config(path: Path) -> ReportConfig:
         price_date=price_date,
         mlperf_trees=tuple((path.parent / t).resolve() for t in trees),
     )
+
+
+def mlperf_tree_roots(raw: Path) -> list[Path]:
+    """The MLPerf result trees the report reads: each folder under RAW_DIR/mlperf/
+    (training_results_vX.Y), then report.toml's mlperf_trees."""
+    local = sorted(p for p in (raw / "mlperf").iterdir() if p.is_dir() and not p.name.startswith(".")) \
+        if (raw / "mlperf").is_dir() else []
+    config = raw / "report.toml"
+    extra = list(parse_report_config(config).mlperf_trees) if config.exists() else []
+    return local + extra

@@ -89,3 +89,25 @@ def read_results_summary(path: Path) -> pl.DataFrame:
                 "line": row["line"],
             })
     return pl.DataFrame(out, schema=SCHEMA)
+
+
+# The columns of stg_results: scores from summarizer CSVs and from the MLPerf trees in one form.
+RESULT_COLUMNS = {
+    "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
+    "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,
+    "samples_per_second": pl.Float64, "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
+}
+
+
+def summary_results(files: list[Path]) -> pl.DataFrame:
+    """Every score of these summarizer CSVs in RESULT_COLUMNS (no run counts: the CSV has none)."""
+    frames = [
+        read_results_summary(f).select(
+            "round", "submitter", "system", "benchmark", "time_to_train_minutes",
+            pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
+            pl.lit(None, pl.Float64).alias("samples_per_second"),
+            pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
+        )
+        for f in files
+    ]
+    return pl.concat(frames) if frames else pl.DataFrame(schema=RESULT_COLUMNS)

@@ -1,4 +1,11 @@
-"""Readers for the hand-kept CSV inputs of the data contract: instances, mappings, throughput."""
+"""Readers for the hand-kept CSV inputs of the data contract: instances, mappings, throughput.
+
+instances.csv is the one instance catalog: every cloud instance the report compares or the atlas
+prices, linked to the accelerator catalog (raw/accelerators.csv) by `accelerator_model`, the
+catalog's cloud_model. `billing` says how the provider sells it: "instance" (a machine with
+`accelerator_count` accelerators, vcpus and memory_gib required: the GCP price composer needs them)
+or "chip" (Cloud TPUs, sold per chip-hour: count 1, no host of their own).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from pipelines.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 
 PROVIDERS = ("aws", "gcp", "azure")
+BILLING = ("instance", "chip")
 
 
 def _check_provider(path: Path):
@@ -42,12 +50,37 @@ def read_instances(path: Path) -> pl.DataFrame:
             Column("accelerator"),
             Column("accelerator_count", "int", positive=True),
             Column("accelerator_memory_gb", "float", required=False, positive=True),
-            Column("vcpus", "int", positive=True),
-            Column("memory_gib", "float", positive=True),
+            Column("vcpus", "int", required=False, positive=True),
+            Column("memory_gib", "float", required=False, positive=True),
+            Column("notes", required=False),
+            Column("accelerator_model"),
+            Column("billing"),
         ],
-        _check_provider(path),
+        _check_instance(path),
     )
     return _unique(frame, path, ["provider", "instance_type"])
+
+
+def _check_instance(path: Path):
+    provider = _check_provider(path)
+
+    def check(record: dict, line: int) -> None:
+        provider(record, line)
+        if record["billing"] not in BILLING:
+            raise InputError(path, f"{line} column billing", f"{record['billing']!r} is not one of {', '.join(BILLING)}")
+        for column in ("vcpus", "memory_gib"):
+            if record["billing"] == "instance" and record[column] is None:
+                raise InputError(path, f"{line} column {column}", "is empty (an instance billed per instance needs it)")
+    return check
+
+
+def check_catalog_links(instances: pl.DataFrame, path: Path | str, cloud_models: list[str]) -> None:
+    """Every instance's accelerator_model must be a cloud_model of the accelerator catalog."""
+    unknown = instances.filter(~pl.col("accelerator_model").is_in(sorted(set(cloud_models))))
+    if unknown.height:
+        row = unknown.row(0, named=True)
+        raise InputError(path, f"{row['line']} column accelerator_model",
+                         f"{row['accelerator_model']!r} is no cloud_model of the accelerator catalog (accelerators.csv)")
 
 
 def read_mappings(path: Path) -> pl.DataFrame:

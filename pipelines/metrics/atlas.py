@@ -26,8 +26,10 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.errors import InputError
 from pipelines.ingest.mlperf_rules import round_order
 from pipelines.metrics.cost import pareto_front
+from pipelines.metrics.price_changes import prices_in_force
 
 GROUP = ["round", "benchmark_model"]
 
@@ -35,15 +37,30 @@ GROUP = ["round", "benchmark_model"]
 _PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
 
 
-def prices_in_force(prices: pl.DataFrame, price_date: date) -> pl.DataFrame:
-    """Each instance's newest price dated on or before price_date."""
-    return (
-        prices.filter(pl.col("as_of") <= price_date)
-        .sort("as_of")
-        .group_by("provider", "instance_type", maintain_order=True)
-        .last()
-        .sort("provider", "instance_type")
-    )
+def atlas_price_date(history: pl.DataFrame) -> date:
+    """The atlas prices at the newest snapshot of the price book (on-demand rows of its instances)."""
+    if history.is_empty():
+        raise InputError("prices/", None, "holds no on-demand price for any instance of instances.csv")
+    return history["as_of"].max()  # type: ignore[return-value]
+
+
+def atlas_price_history(history: pl.DataFrame, regions: dict[str, str], price_date: date) -> pl.DataFrame:
+    """The on-demand price history of each instance in the one region the atlas prices it in.
+
+    That region is the provider's region of report.toml ([regions]: where the team buys) when the
+    instance has a price in force there at price_date; an instance not sold there (Cloud TPUs live
+    in a few regions) is priced in the region where it is cheapest at price_date (ties: by name).
+    `history` is the price book's on-demand rows (stg_prices); the price in force is decided by
+    price_changes.prices_in_force, the one rule.
+    """
+    in_force = prices_in_force(history, price_date).with_columns(
+        (pl.col("region") == pl.col("provider").replace_strict(regions, default=None)).fill_null(False)
+        .alias("_preferred"))
+    chosen = (in_force.sort(["_preferred", "usd_per_hour", "region"], descending=[True, False, False])
+              .group_by("provider", "instance_type", maintain_order=True).first()
+              .select("provider", "instance_type", "region"))
+    return (history.join(chosen, on=["provider", "instance_type", "region"], how="semi")
+            .sort("provider", "instance_type", "as_of"))
 
 
 def measured_on(submitter: pl.Expr, status_class: pl.Expr) -> pl.Expr:
@@ -83,7 +100,10 @@ def entries(scores: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
 
 
 def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: pl.DataFrame) -> pl.DataFrame:
-    """Every priceable entry x every instance of its cloud accelerator, with scale-aware cost."""
+    """Every priceable entry x every instance of its cloud accelerator, with scale-aware cost.
+
+    `prices`: one price in force per instance (prices_in_force of atlas_price_history).
+    """
     offer = instances.select(
         "provider", "instance_type", pl.col("accelerator_model").alias("cloud_model"),
         pl.col("accelerator_count").alias("instance_accelerators"), "billing",

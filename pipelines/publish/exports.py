@@ -1,4 +1,4 @@
-"""The report's tables as CSV and Parquet files, for people who want the numbers."""
+"""The report's and the atlas's tables as CSV and Parquet files, for people who want the numbers."""
 
 from __future__ import annotations
 
@@ -20,3 +20,22 @@ def write_table(folder: Path, name: str, frame: pl.DataFrame) -> list[Path]:
     write_atomic(paths[0], csv_buffer.getvalue())
     write_atomic(paths[1], parquet_buffer.getvalue())
     return paths
+
+
+# mlperf_scores.csv starts with the columns the official result summarizer's CSV has
+SCORE_COLUMNS = ["round", "submitter", "system", "benchmark", "runs", "dropped_runs", "time_to_train_minutes"]
+# the atlas's data files: file name -> the atlas table it holds
+ATLAS_FILES = {"mlperf_scores": "atlas_scores", "atlas": "atlas_costs", "atlas_not_priced": "atlas_unpriced",
+               "atlas_trend": "atlas_trend", "mlperf_runs": "atlas_runs", "atlas_systems": "atlas_systems",
+               "atlas_prices": "atlas_prices"}
+
+
+def write_atlas_data(folder: Path, tables: dict[str, pl.DataFrame]) -> list[Path]:
+    """Every atlas table as data/<file>.csv and .parquet (ATLAS_FILES)."""
+    written = []
+    for name, table in ATLAS_FILES.items():
+        frame = tables[table]
+        if name == "mlperf_scores":
+            frame = frame.select(SCORE_COLUMNS + [c for c in frame.columns if c not in SCORE_COLUMNS])
+        written += write_table(folder, name, frame)
+    return written

@@ -59,7 +59,7 @@ def case(name: str, description: str, files: dict[str, str | bytes] | None = Non
 
 
 PRICES = "prices/on_demand_2025-06-01.csv"
-P4D = "aws,us-east-1,p4d.24xlarge,{price},{date},AWS EC2 on-demand list price after the June 2025 P4/P5 price cut"
+P4D = "aws,us-east-1,p4d.24xlarge,{price},{date},AWS EC2 on-demand list price after the June 2025 P4/P5 price cut,exact"
 PRICES_RE = r"prices/on_demand_2025-06-01\.csv"
 
 # ---- prices: normalized CSV ----------------------------------------------------------------
@@ -171,12 +171,12 @@ case("prices_date_future", "an as_of in the future",
      error=PRICES_RE + r":2 column as_of: date 2999-06-01 is in the future")
 case("prices_duplicate_conflict", "the same instance, region and date priced twice with different prices",
      {PRICES: raw(PRICES) + P4D.format(price="23.10", date="2025-06-01") + "\n"},
-     error=PRICES_RE + r":(2|4).*(21\.957642|23\.1)")
+     error=PRICES_RE + r":(2|10).*(21\.957642|23\.1)")
 case("prices_wrong_field_count", "a row with a field too many (an unquoted comma in the source)",
-     {PRICES: replace_line(PRICES, 3, "aws,us-east-1,p5.48xlarge,55.04,2025-06-01,list price, after the cut")},
-     error=PRICES_RE + r":3: has 7 fields, the header has 6")
+     {PRICES: replace_line(PRICES, 3, "aws,us-east-1,p5.48xlarge,55.04,2025-06-01,list price, after the cut,exact")},
+     error=PRICES_RE + r":3: has 8 fields, the header has 7")
 case("prices_unknown_provider", "a provider that is not aws, gcp or azure",
-     {PRICES: replace_line(PRICES, 2, "oracle,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list")},
+     {PRICES: replace_line(PRICES, 2, "oracle,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list,exact")},
      error=PRICES_RE + r":2 column provider: 'oracle' is not one of")
 case("prices_non_utf8", "a snapshot in Latin-1 (a byte that is not UTF-8 on line 3)",
      {PRICES: raw(PRICES).encode("utf-8").replace(b"p5.48xlarge,55.04,2025-06-01,AWS", b"p5.48xlarge,55.04,2025-06-01,AWS \xe9")},
@@ -200,7 +200,7 @@ case("prices_bom_crlf", "a snapshot saved by a spreadsheet: byte-order mark and 
 # ---- instances.csv ----------------------------------------------------------------------------
 INST = "instances.csv"
 INST_RE = r"instances\.csv"
-P3 = "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,{count},16,{vcpus},488,"
+P3 = "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,{count},16,{vcpus},488,,V100-SXM2-16GB,instance"
 case("instances_empty", "instances.csv is an empty file", {INST: ""}, error=INST_RE + r":1: is empty")
 case("instances_header_only", "instances.csv with a header and no rows", {INST: lines(INST)[0]},
      error=INST_RE + r":2: has a header but no rows")
@@ -217,18 +217,18 @@ case("instances_negative", "negative vcpus", {INST: replace_line(INST, 4, P3.for
 case("instances_zero", "zero accelerators", {INST: replace_line(INST, 4, P3.format(count=0, vcpus=64))},
      error=INST_RE + r":4 column accelerator_count: 0 must be greater than zero")
 case("instances_nan", "memory_gib of NaN",
-     {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,nan,")},
+     {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,nan,,V100-SXM2-16GB,instance")},
      error=INST_RE + r":4 column memory_gib: 'nan' is not a number")
 case("instances_int_overflow", "a count too large for a 64-bit integer",
      {INST: replace_line(INST, 4, P3.format(count=8, vcpus=10**20))},
      error=INST_RE + r":4 column vcpus: '100000000000000000000' is not a whole number")
 case("instances_duplicate_key", "the same instance listed twice with different accelerators",
-     {INST: raw(INST) + "aws,p3.16xlarge,NVIDIA V100-SXM2-32GB,8,32,64,488,\n"},
-     error=INST_RE + r":12: duplicate key \(provider=aws, instance_type=p3\.16xlarge\) also on line\(s\) 4")
-case("instances_unknown_provider", "a provider in capitals ('AWS')", {INST: replace_line(INST, 4, "AWS,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,")},
+     {INST: raw(INST) + "aws,p3.16xlarge,NVIDIA V100-SXM2-32GB,8,32,64,488,,V100-SXM2-32GB,instance\n"},
+     error=INST_RE + r":25: duplicate key \(provider=aws, instance_type=p3\.16xlarge\) also on line\(s\) 4")
+case("instances_unknown_provider", "a provider in capitals ('AWS')", {INST: replace_line(INST, 4, "AWS,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB,instance")},
      error=INST_RE + r":4 column provider: 'AWS' is not one of aws, gcp, azure")
-case("instances_short_row", "a row with a field missing", {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,")},
-     error=INST_RE + r":4: has 7 fields, the header has 8")
+case("instances_short_row", "a row with a field missing", {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB")},
+     error=INST_RE + r":4: has 9 fields, the header has 10")
 case("instances_unclosed_quote", "a quote opened and never closed: the rest of the file is one cell",
      {INST: replace_line(INST, 4, 'aws,p3.16xlarge,"NVIDIA V100-SXM2-16GB,8,16,64,488,')},
      error=INST_RE + r":\d+: (is not valid CSV|has \d+ fields)")
@@ -245,6 +245,26 @@ case("instances_missing", "instances.csv deleted", remove=[INST], error=INST_RE 
 case("instances_extra_column_blank_lines", "an extra column (family) and blank lines: accepted",
      {INST: "".join(l.rstrip("\n") + (",family\n" if i == 0 else ",accelerated\n\n") for i, l in enumerate(lines(INST)))},
      accepted=True)
+case("instances_unknown_accelerator_model", "an instance linked to an accelerator model the catalog does not have",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=64).replace(",V100-SXM2-16GB,", ",V100-SXM9-16GB,"))},
+     error=INST_RE + r":4 column accelerator_model: 'V100-SXM9-16GB' is no cloud_model of the accelerator catalog")
+case("instances_bad_billing", "billing neither instance nor chip",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=64).replace(",instance", ",hourly"))},
+     error=INST_RE + r":4 column billing: 'hourly' is not one of instance, chip")
+case("instances_no_vcpus", "an instance billed per instance without its vCPU count (the GCP composer needs it)",
+     {INST: replace_line(INST, 4, P3.format(count=8, vcpus=""))},
+     error=INST_RE + r":4 column vcpus: is empty")
+
+# ---- accelerators.csv (the accelerator catalog) ---------------------------------------------------
+ACC = "accelerators.csv"
+ACC_RE = r"accelerators\.csv"
+case("accelerators_missing", "accelerators.csv deleted", remove=[ACC], error=ACC_RE + r": is missing")
+case("accelerators_bad_regex", "a name_regex that is not a regular expression",
+     {ACC: replace_line(ACC, 2, "A100-PCIe-80GB,NVIDIA,a100 (pcie,,,,")},
+     error=ACC_RE + r":2 column name_regex: invalid regular expression")
+case("accelerators_missing_column", "the cloud_model column left out",
+     {ACC: edit(ACC, "memory_gb,cloud_model,assumption", "memory_gb,assumption").replace(",A100-SXM-80GB,runs", ",runs")},
+     error=ACC_RE + r":1: missing column\(s\) cloud_model")
 
 # ---- mappings.csv -----------------------------------------------------------------------------
 MAP = "mappings.csv"

@@ -1,4 +1,5 @@
--- Instances: accelerator configuration of every cloud instance the report can price.
+-- The one instance catalog: every cloud instance the report compares or the atlas prices, with its
+-- accelerators, linked to the accelerator catalog (accelerator_model = a cloud_model of stg_accelerators).
 create or replace table stg_instances as
 select
     provider::varchar            as provider,
@@ -8,6 +9,9 @@ select
     accelerator_memory_gb::double as accelerator_memory_gb,
     vcpus::integer               as vcpus,
     memory_gib::double           as memory_gib,
+    accelerator_model::varchar   as accelerator_model,
+    billing::varchar             as billing,
+    coalesce(notes, '')::varchar as notes,
     file::varchar                as file,
     line::integer                as line
 from instances_in

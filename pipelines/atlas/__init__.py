@@ -1,1 +1,0 @@
-"""The MLPerf price-performance atlas (python -m pipelines.atlas)."""

@@ -1,0 +1,170 @@
+"""The atlas marts: the stored rounds (Parquet, read with DuckDB) priced with the one price book
+(stg_prices) on the one instance catalog (stg_instances, stg_accelerators).
+
+Nothing here reads a log: a price or catalog change rebuilds these tables from the stored rounds.
+"""
+
+
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+
+from pipelines.config import Paths
+from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
+from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.resources import PipelineSettings
+from pipelines.ingest.accelerators import catalog_rows, normalized_systems
+from pipelines.ingest.corpus_rounds import corpus_rounds
+from pipelines.metrics import atlas as metrics
+from pipelines.metrics.price_changes import on_demand, prices_in_force
+from pipelines.warehouse import create_table, read_table, write_frame
+
+# The atlas's marts and publish assets are made when the definitions load (atlas_assets), not when
+# this module is imported: they rebuild on their own only where the atlas is on, MLPERF_DIR being
+# read at load (a process that loads the definitions twice, as the tests do, gets each its own).
+_ATLAS_ASSETS: list[tuple[dict, object]] = []
+
+UNPRICED_COLUMNS = ["round", "submitter", "system", "benchmark", "benchmark_model", "time_to_train_minutes",
+                    "accelerator_model_name", "accelerator_model", "accelerators_total", "not_priced_because",
+                    "folder", "benchmark_path", "quirk"]
+ATLAS_COLUMNS = [
+    "round", "benchmark", "benchmark_model", "submitter", "system", "accelerator_model", "number_of_nodes",
+    "accelerators_per_node", "accelerators_total", "time_to_train_minutes", "provider", "region",
+    "instance_type", "instance_accelerators", "instances_needed", "idle_accelerators", "usd_per_hour",
+    "cost_to_train_usd", "accelerator_hours", "usd_per_accelerator_hour", "cost_rank",
+    "cheapest_for_accelerator", "fastest", "on_pareto_front", "price_basis", "status", "price_as_of",
+    "price_certainty", "price_source", "assumption", "folder",
+]
+
+
+def _done(conn, table: str, preview: bool = False) -> dg.MaterializeResult:
+    return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=preview))
+
+
+def round_files(settings: PipelineSettings, asset: str) -> list[str]:
+    """The stored Parquet file of `asset` for every round now in MLPERF_DIR; a one-line failure
+    names the rounds not scored yet."""
+    rounds = sorted(corpus_rounds(mlperf_dir_or_fail(settings)))
+    files = [settings.round_file(asset, key) for key in rounds]
+    if "://" not in settings.atlas_rounds_dir:
+        missing = [key for key, f in zip(rounds, files) if not Path(f).is_file()]
+        if missing:
+            raise dg.Failure(description=f"round(s) {', '.join(missing)} of {settings.mlperf} not scored yet: "
+                                         f"make atlas scores them (or mlperf_rounds_sensor, or atlas_job per round)",
+                             allow_retries=False)
+    return files
+
+
+def _rounds(conn, settings: PipelineSettings, asset: str):
+    """A DuckDB relation over the stored round files (union by name: rounds add columns over time)."""
+    return conn.read_parquet(round_files(settings, asset), union_by_name=True)
+
+
+def atlas_asset(name: str, deps: list[str], description: str, kinds=("duckdb",), pool: str | None = POOL):
+    """Register an asset of group atlas; atlas_assets() makes it when the definitions load."""
+    def register(fn):
+        _ATLAS_ASSETS.append((dict(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=pool,
+                                   description=description), fn))
+        return fn
+    return register
+
+
+def atlas_assets() -> list[dg.AssetsDefinition]:
+    """The registered atlas assets, eager (REGENERATE) when MLPERF_DIR is set now, else manual."""
+    automation = REGENERATE if Paths.from_env().mlperf_dir else None
+    return [dg.asset(**spec, automation_condition=automation)(fn) for spec, fn in _ATLAS_ASSETS]
+
+
+@atlas_asset("atlas_scores", ["atlas_round_scores"], "Every benchmark entry of every round in MLPERF_DIR, scored.")
+@input_errors_as_failures
+def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, "atlas_scores", scores_in=_rounds(conn, settings, "atlas_round_scores"))
+        return _done(conn, "atlas_scores", preview=True)
+
+
+@atlas_asset("atlas_runs", ["atlas_round_runs"], "Every result file of every round in MLPERF_DIR: minutes, status, why dropped.")
+@input_errors_as_failures
+def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, "atlas_runs", runs_in=_rounds(conn, settings, "atlas_round_runs"))
+        return _done(conn, "atlas_runs")
+
+
+@atlas_asset("atlas_systems", ["atlas_round_systems", "stg_accelerators"],
+        "Every systems JSON of the corpus with its accelerator catalog model and the cloud model it is priced as.",
+        kinds=("duckdb", "polars"))
+@input_errors_as_failures
+def atlas_systems(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        systems = _rounds(conn, settings, "atlas_round_systems").pl()
+        catalog = catalog_rows(read_table(conn, "stg_accelerators"))
+        create_table(conn, "atlas_systems", systems_in=normalized_systems(systems, catalog))
+        return _done(conn, "atlas_systems")
+
+
+@atlas_asset("atlas_instances", ["stg_instances"], "The instance catalog as the atlas prices on it: cloud model, count, billing.")
+@input_errors_as_failures
+def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        create_table(conn, "atlas_instances")
+        return _done(conn, "atlas_instances")
+
+
+@atlas_asset("atlas_prices", ["stg_prices", "stg_instances", "stg_report_settings"],
+        "The price book's on-demand history of every atlas instance, in the region it is priced in "
+        "(report.toml's region of its provider, else its cheapest).", kinds=("duckdb", "polars"))
+@input_errors_as_failures
+def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        history = on_demand(read_table(conn, "stg_prices")).join(
+            read_table(conn, "stg_instances").select("provider", "instance_type"), on=["provider", "instance_type"],
+            how="semi")
+        regions = {r["provider"]: r["region"] for r in read_table(conn, "stg_report_settings")["regions"][0]}
+        chosen = metrics.atlas_price_history(history, regions, metrics.atlas_price_date(history))
+        create_table(conn, "atlas_prices", prices_in=chosen)
+        return _done(conn, "atlas_prices", preview=True)
+
+
+def _entries(conn) -> pl.DataFrame:
+    return metrics.entries(read_table(conn, "atlas_scores"), read_table(conn, "atlas_systems"))
+
+
+def atlas_price_date(conn):
+    return conn.sql("select max(as_of) from atlas_prices").fetchall()[0][0]
+
+
+@atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices"],
+        "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
+        "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis.", kinds=("duckdb", "polars"))
+@input_errors_as_failures
+def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        prices = prices_in_force(read_table(conn, "atlas_prices"), atlas_price_date(conn))
+        ranked = metrics.rank(metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices))
+        write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
+        return _done(conn, "atlas_costs", preview=True)
+
+
+@atlas_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],
+        "Every entry of the corpus the atlas cannot price, and why.", kinds=("duckdb", "polars"))
+@input_errors_as_failures
+def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        entries = _entries(conn)
+        write_frame(conn, "atlas_unpriced", entries.filter(pl.col("not_priced_because").is_not_null()).select(UNPRICED_COLUMNS))
+        return _done(conn, "atlas_unpriced", preview=True)
+
+
+@atlas_asset("atlas_trend", ["atlas_costs"], "The cheapest cost to train per benchmark model and round, and its change.",
+        kinds=("duckdb", "polars"))
+@input_errors_as_failures
+def atlas_trend(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        write_frame(conn, "atlas_trend", metrics.trend(read_table(conn, "atlas_costs")))
+        return _done(conn, "atlas_trend", preview=True)
+
+
+ATLAS_TABLES = ["atlas_costs", "atlas_unpriced", "atlas_trend", "atlas_scores", "atlas_runs", "atlas_systems",
+                "atlas_instances", "atlas_prices"]

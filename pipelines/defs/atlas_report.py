@@ -1,0 +1,96 @@
+"""The atlas's publish assets: HTML, PDF and data exports in the run's build folder, then the atomic
+publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the report's)."""
+
+
+import dagster as dg
+
+from pipelines.defs.atlas_marts import ATLAS_TABLES, atlas_asset, atlas_assets, atlas_price_date
+from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
+from pipelines.defs.resources import PipelineSettings
+from pipelines.publish.from_marts import generated_on
+from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
+from pipelines.warehouse import read_table
+
+ATLAS_FILES = ("atlas.html", "atlas.pdf", "data")
+
+
+def _atlas_reports(settings: PipelineSettings):
+    return settings.reports / "atlas"
+
+
+def _price_date(settings: PipelineSettings):
+    with settings.connect() as conn:
+        return atlas_price_date(conn)
+
+
+@atlas_asset("atlas_html", ATLAS_TABLES, "The atlas as one self-contained HTML page, written to the run's build folder.",
+             kinds=("html", "jinja"), pool=None)
+def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    from pipelines.publish.atlas_context import build_context
+    from pipelines.publish.render import render_html
+
+    mlperf = mlperf_dir_or_fail(settings)
+    with settings.connect() as conn:
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+        price_date = atlas_price_date(conn)
+    html = render_html(build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf)),
+                       "atlas.html.j2")
+    path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
+    write_atomic(path, html.encode("utf-8"))
+    return dg.MaterializeResult(metadata={
+        "path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode()),
+        "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), price_date) / "atlas.html"))})
+
+
+@atlas_asset("atlas_pdf", ["atlas_html"], "The atlas as a tagged PDF (WeasyPrint) from the same HTML.", kinds=("pdf",),
+             pool=None)
+def atlas_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    html_path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
+    if not html_path.exists():
+        raise dg.Failure(description=f"{html_path} is missing: materialize atlas_html in the same run as atlas_pdf")
+    from pipelines.publish.render import render_pdf
+
+    pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=_price_date(settings))
+    write_atomic(html_path.with_name("atlas.pdf"), pdf)
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(html_path.with_name("atlas.pdf"))),
+                                          "bytes": len(pdf)})
+
+
+@atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "
+             "atlas_not_priced, atlas_trend, mlperf_runs, atlas_systems, atlas_prices) in the run's build folder.",
+             kinds=("csv", "parquet"), pool=None)
+def atlas_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    from pipelines.publish.exports import write_atlas_data
+
+    with settings.connect() as conn:
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+    folder = build_dir(_atlas_reports(settings), context.run.run_id) / "data"
+    written = write_atlas_data(folder, tables)
+    return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written)),
+                                          "path": dg.MetadataValue.path(str(folder))})
+
+
+@atlas_asset("published_atlas", ["atlas_html", "atlas_pdf", "atlas_data"],
+             "Publishes the run's atlas atomically to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/. "
+             "A failed run never replaces a published atlas.", kinds=("python",), pool=None)
+def published_atlas(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    reports = _atlas_reports(settings)
+    folder = build_dir(reports, context.run.run_id)
+    missing = [name for name in ATLAS_FILES if not (folder / name).exists()]
+    if missing:
+        raise dg.Failure(description=f"the run's atlas build folder lacks {', '.join(missing)}: nothing was published")
+    price_date = _price_date(settings)
+    target = publish(reports, folder, price_date, context.run.run_id)
+    return dg.MaterializeResult(metadata={
+        "path": dg.MetadataValue.path(str(target)),
+        "html": dg.MetadataValue.path(str(target / "atlas.html")),
+        "pdf": dg.MetadataValue.path(str(target / "atlas.pdf")),
+        "data": dg.MetadataValue.path(str(target / "data")),
+        "price_date": price_date.isoformat(),
+    })
+
+
+@dg.definitions
+def atlas() -> dg.Definitions:
+    """The atlas's marts (atlas_marts.py) and publish assets (above), made as the definitions load."""
+    return dg.Definitions(assets=atlas_assets())

@@ -1,0 +1,138 @@
+"""The atlas's scoring, partitioned by MLPerf round: one partition per training_results_vX.Y folder
+of MLPERF_DIR, each written as Parquet (one file per round and table) by the RoundStore IO manager.
+
+Why partitions, and how they run in parallel. Scoring a round reads its logs (v1.0: 1,289 logs;
+the whole corpus: 20,771 logs, 5 GB), so a round is scored again only when its files changed
+(ingest/corpus_rounds.py: git tree ids of a clone, else sizes and modification times; the
+fingerprint is the partition's data version). A price or catalog change never scores a round:
+the marts re-price the stored scores. Dagster runs one partition per run (a backfill launches
+one run per partition; the sensor below requests one run per changed round): a run's executor
+parallelizes the steps of that run, and a partition is not a step. So rounds run side by side
+as runs: here each round run scores its folder on both cores (score_corpus's worker processes),
+one run at a time (dagster.yaml: DuckDB has one writer, and the writing runs must not interleave);
+on Kubernetes the K8sRunLauncher starts each round run in its own pod, many at once (README,
+"The MLPerf atlas"). Round runs never touch the DuckDB file: they write Parquet where any process
+or machine can (ATLAS_ROUNDS_DIR, local or s3://), and the atlas marts read it with DuckDB.
+"""
+
+
+import hashlib
+import json
+import warnings
+from pathlib import Path
+
+import dagster as dg
+
+from pipelines.defs.metadata import input_errors_as_failures
+from pipelines.defs.resources import ROUND_STORE, PipelineSettings
+from pipelines.errors import InputError
+from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
+from pipelines.ingest.mlperf_corpus import score_corpus
+
+MLPERF_ROUNDS = dg.DynamicPartitionsDefinition(name="mlperf_rounds")
+CORPUS = "mlperf_corpus"  # the observable source asset standing for MLPERF_DIR
+ROUND_TABLES = {  # asset -> what one round's Parquet file holds
+    "atlas_round_scores": "Every benchmark entry of one round, scored by the round's rules (null time: see reason).",
+    "atlas_round_runs": "Every result file of one round: minutes, scored or dropped, and why.",
+    "atlas_round_systems": "Every systems JSON of one round, as submitted (the catalog is applied in atlas_systems).",
+}
+ROUND_KEYS = [dg.AssetKey(name) for name in ROUND_TABLES]
+NOT_SET = "MLPERF_DIR is not set: the atlas needs the folder holding the training_results_vX.Y trees " \
+          "(make atlas MLPERF_DIR=<folder>, or set it for `make ui`)"
+
+
+def mlperf_dir_or_fail(settings: PipelineSettings):
+    """MLPERF_DIR, or a one-line dg.Failure saying it is not set."""
+    if settings.mlperf is None:
+        raise dg.Failure(description=NOT_SET, allow_retries=False)
+    return settings.mlperf
+
+
+def _observe_corpus(settings: PipelineSettings) -> dg.ObserveResult:
+    if settings.mlperf is None:
+        return dg.ObserveResult(data_version=dg.DataVersion("unset"), metadata={"status": NOT_SET})
+    rounds = corpus_rounds(settings.mlperf)
+    prints = {key: round_fingerprint(path) for key, path in rounds.items()}
+    digest = hashlib.sha256(json.dumps(prints, sort_keys=True).encode()).hexdigest()
+    return dg.ObserveResult(data_version=dg.DataVersion(digest),
+                            metadata={"folder": dg.MetadataValue.path(str(settings.mlperf)),
+                                      "rounds": dg.MetadataValue.json(prints)})
+
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta (as defs/raw.py's)
+    mlperf_corpus = dg.observable_source_asset(
+        name=CORPUS, group_name="raw", tags={"dagster/kind/file": ""},
+        description="The MLPerf Training corpus in MLPERF_DIR: one training_results_vX.Y folder per round "
+                    "(observed: each round's fingerprint; data version: all of them).",
+    )(_observe_corpus)
+
+
+@dg.multi_asset(
+    outs={name: dg.AssetOut(group_name="atlas", io_manager_key=ROUND_STORE, kinds={"parquet", "polars"},
+                            description=text)
+          for name, text in ROUND_TABLES.items()},
+    partitions_def=MLPERF_ROUNDS,
+    deps=[CORPUS],
+    description="Scores one MLPerf round folder of MLPERF_DIR (official rules, layout quirks handled) into "
+                "one Parquet file per table; never reads the warehouse.",
+)
+@input_errors_as_failures
+def atlas_round(context: dg.AssetExecutionContext, settings: PipelineSettings):
+    mlperf = mlperf_dir_or_fail(settings)
+    key = context.partition_key
+    rounds = corpus_rounds(mlperf)
+    if key not in rounds:
+        raise dg.Failure(description=f"{mlperf}: no folder training_results_{key} (the round was removed?)",
+                         allow_retries=False)
+    fingerprint = round_fingerprint(rounds[key])  # before reading: a change meanwhile rescores next time
+    scores, runs, systems = score_corpus(rounds[key], keep_runs=True)
+    context.log.info(f"round {key}: {scores.height} entries, {runs.height} result files ({fingerprint})")
+    version = dg.DataVersion(fingerprint)
+    meta = {"round_folder": dg.MetadataValue.path(str(rounds[key])), "fingerprint": fingerprint}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)  # Output(data_version=...) is beta, and what fits
+        outputs = [dg.Output(frame, name, data_version=version, metadata=meta)
+                   for name, frame in zip(ROUND_TABLES, (scores, runs, systems))]
+    yield from outputs
+
+
+# ---- which rounds need scoring -------------------------------------------------------------------
+
+def recorded_fingerprint(instance: dg.DagsterInstance, key: str) -> str | None:
+    """The data version (round fingerprint) of the newest materialization of every round table, if
+    they all agree; None when a table of that round was never stored or they differ."""
+    versions = set()
+    for asset in ROUND_KEYS:
+        records = instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=asset, asset_partitions=[key]), limit=1).records
+        if not records:
+            return None
+        versions.add((records[0].asset_materialization.tags or {}).get("dagster/data_version"))
+    return versions.pop() if len(versions) == 1 else None
+
+
+def stored(settings: PipelineSettings, key: str) -> bool:
+    """Every round table's file is there (a local store; an object store is trusted)."""
+    if "://" in settings.atlas_rounds_dir:
+        return True
+    return all(Path(settings.round_file(asset.path[-1], key)).is_file() for asset in ROUND_KEYS)
+
+
+def rounds_to_score(instance: dg.DagsterInstance, settings: PipelineSettings) -> tuple[dict[str, str], list[str]]:
+    """(fingerprint of every round of MLPERF_DIR, the rounds whose stored scores are missing or stale)."""
+    rounds = corpus_rounds(mlperf_dir_or_fail(settings))
+    prints = {key: round_fingerprint(path) for key, path in rounds.items()}
+    stale = [key for key, fingerprint in prints.items()
+             if recorded_fingerprint(instance, key) != fingerprint or not stored(settings, key)]
+    return prints, stale
+
+
+def atlas_ready(instance: dg.DagsterInstance, settings: PipelineSettings) -> bool:
+    """True when MLPERF_DIR is set and every round in it is scored as its files are now."""
+    if settings.mlperf is None:
+        return False
+    try:
+        return not rounds_to_score(instance, settings)[1]
+    except (InputError, dg.Failure):
+        return False

@@ -1,0 +1,33 @@
+"""What the report and the atlas take from the warehouse besides their tables: the report's
+context from its marts (which mart feeds which argument of build_context), and the build date."""
+
+from __future__ import annotations
+
+import os
+from datetime import date, datetime, timezone
+
+import polars as pl
+
+
+def generated_on() -> date:
+    """Today, or SOURCE_DATE_EPOCH when set (reproducible builds: same inputs, same bytes)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    now = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
+    return now.date()
+
+
+def report_context(tables: dict[str, pl.DataFrame]) -> dict:
+    """The report's template context from the marts (REPORT_TABLES in pipelines/defs/report.py)."""
+    settings_row = tables["stg_report_settings"].row(0, named=True)
+    dates = tables["report_dates"].row(0, named=True)
+    cost = tables["cost_to_train"]
+    if "stg_comparisons" in tables and "description" not in cost.columns:  # each comparison's text from report.toml
+        descriptions = tables["stg_comparisons"].select("comparison", "description").unique("comparison", keep="first")
+        cost = cost.join(descriptions, on="comparison", how="left", maintain_order="left")
+    from pipelines.publish.context import build_context
+
+    return build_context(
+        settings=settings_row, dates=dates, cost=cost, cost_changes=tables["cost_changes"],
+        price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
+        time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
+    )

@@ -1,0 +1,87 @@
+"""The atlas's automation, driven tick by tick on the real definitions and a real (ephemeral)
+Dagster instance: mlperf_rounds_sensor turns new round folders into partitions and scores a round
+once per change of its files; the raw sensor's runs carry the atlas only when it is on and scored."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import dagster as dg
+import pytest
+
+from pipelines.defs.atlas_automation import evaluate_rounds
+from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS
+from pipelines.defs.automation import regeneration
+from pipelines.defs.resources import PipelineSettings
+from tests.atlas_fixtures import resnet_logs, system, write_logs
+from tests.pipeline_runner import make_dirs, pipeline_env
+
+QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    v10 = tmp_path / "mlperf" / "training_results_v1.0"
+    system(v10, "Acme", "acme_a100")
+    write_logs(v10 / "Acme/results/acme_a100/resnet", resnet_logs())
+    return tmp_path / "mlperf"
+
+
+def _defs():
+    from pipelines.definitions import defs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return defs()
+
+
+def _tick(instance, settings):
+    return evaluate_rounds(dg.build_sensor_context(instance=instance), settings)
+
+
+def test_new_round_becomes_a_partition_and_is_scored_once_per_change(tmp_path, corpus):
+    dirs = make_dirs(tmp_path / "run")
+    with pipeline_env(dirs, MLPERF_DIR=str(corpus)), dg.DagsterInstance.ephemeral() as instance:
+        settings = PipelineSettings.from_env()
+        first = _tick(instance, settings)
+        (added,) = first.dynamic_partitions_requests
+        assert added.partition_keys == ["v1.0"]
+        (request,) = first.run_requests
+        assert request.partition_key == "v1.0" and set(request.asset_selection) == set(ROUND_KEYS)
+        assert "pipelines/warehouse" not in request.tags  # round runs write Parquet only: many may run at once
+
+        instance.add_dynamic_partitions(MLPERF_ROUNDS.name, ["v1.0"])
+        job = _defs().resolve_job_def("atlas_job")
+        assert job.execute_in_process(instance=instance, partition_key="v1.0", asset_selection=ROUND_KEYS,
+                                      run_config=QUIET).success
+        assert (tmp_path / "run" / "warehouse" / "atlas_rounds" / "atlas_round_scores" / "v1.0.parquet").is_file()
+        second = _tick(instance, settings)
+        assert not second.run_requests and "all scored as they are" in second.skip_reason.skip_message
+
+        # a log rewritten (new size and time): that round, once, under a new run key
+        log = corpus / "training_results_v1.0/Acme/results/acme_a100/resnet/result_0.txt"
+        log.write_text(log.read_text() + "\n")
+        os.utime(log, ns=(1, 1))
+        (again,) = _tick(instance, settings).run_requests
+        assert again.partition_key == "v1.0" and again.run_key != request.run_key
+
+
+def test_without_mlperf_dir_the_sensor_only_says_so(tmp_path):
+    dirs = make_dirs(tmp_path / "run")
+    with pipeline_env(dirs), dg.DagsterInstance.ephemeral() as instance:
+        os.environ.pop("MLPERF_DIR", None)
+        result = _tick(instance, PipelineSettings.from_env())
+    assert result.skip_reason.skip_message == NOT_SET and not result.run_requests
+
+
+def test_a_price_change_carries_the_atlas_only_when_it_is_on(tmp_path):
+    graph = _defs().resolve_asset_graph()
+    prices = {dg.AssetKey("stg_prices")}
+    without, _ = regeneration(graph, prices)
+    with_atlas, checks = regeneration(graph, prices, atlas=True)
+    names = {k.to_user_string() for k in with_atlas}
+    assert "published_report" in names and "published_atlas" in names and "atlas_costs" in names
+    assert not {k.to_user_string() for k in without} & {"published_atlas", "atlas_costs"}
+    # re-pricing never scores a round: no partitioned asset, no corpus observation
+    assert not names & {"atlas_round_scores", "atlas_round_runs", "atlas_round_systems", "mlperf_corpus", "stg_results"}
