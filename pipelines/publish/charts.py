@@ -15,6 +15,7 @@ outside the plot, below it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date
 
@@ -68,17 +69,31 @@ class Bar:
 
 
 class Tips:
-    """The hover texts of a figure's artists: each artist gets the gid `tip-<n>`; svg.figure_svg writes
-    text n as the <title> of that element."""
+    """The hover texts of a figure's artists: an artist gets the gid `tip-<n>` and svg.figure_svg writes
+    text n as the <title> of its element; a scatter of several points gets `tips-<n>` and each of its
+    points (an SVG <use>, in order) gets its own text of group n."""
 
     def __init__(self):
         self.texts: list[str] = []
+        self.groups: list[list[str]] = []
 
     def gid(self, text: str) -> str | None:
         if not text:
             return None
         self.texts.append(text)
         return f"tip-{len(self.texts) - 1}"
+
+    def group(self, texts: list[str]) -> str:
+        self.groups.append(texts)
+        return f"tips-{len(self.groups) - 1}"
+
+
+def _scatter(ax, points: list, xy, tips: Tips, **style) -> None:
+    """One scatter of `points` (all in one style), each point with its own hover text (`point.tip`):
+    one artist, not one per point, keeps a chart of hundreds of results quick to draw. A point without
+    finite coordinates is left out here, as matplotlib would, so every drawn point gets its own text."""
+    points = [p for p in points if all(math.isfinite(v) for v in xy(p))]
+    ax.scatter([xy(p)[0] for p in points], [xy(p)[1] for p in points], gid=tips.group([p.tip for p in points]), **style)
 
 
 # Dollar ticks on a log axis: decades need no cents, except below one dollar.
@@ -205,7 +220,7 @@ def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
     texts = [ax.text(p.minutes, p.usd, p.label, fontsize=fontsize, color="#222222", ha="left", va="bottom")
              for p in labelled]
     adjust_text(texts, x=[p.minutes for p in points], y=[p.usd for p in points], ax=ax, ensure_inside_axes=True,
-                expand=(1.15, 1.4), iter_lim=300)  # a count, not adjustText's default 1 s: the same bytes every build
+                expand=(1.15, 1.4), iter_lim=120)  # a count, not adjustText's default 1 s: the same bytes every build
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
     to_data = ax.transData.inverted()
@@ -250,10 +265,13 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
     tips = Tips()
     front = sorted((p for p in points if p.on_front), key=lambda p: (p.minutes, p.usd))
+    groups: dict[tuple, list[Point]] = {}
     for p in points:
-        ax.scatter([p.minutes], [p.usd], color=p.style.color, marker=p.style.marker, s=42 if p.on_front else 26,
-                   edgecolors=FRONT_EDGE if p.on_front else "none", linewidths=1.3 if p.on_front else 0,
-                   zorder=4 if p.on_front else 3, gid=tips.gid(p.tip))
+        groups.setdefault((p.style, p.on_front), []).append(p)
+    for (style, on_front), members in groups.items():
+        _scatter(ax, members, lambda p: (p.minutes, p.usd), tips, color=style.color, marker=style.marker,
+                 s=42 if on_front else 26, edgecolors=FRONT_EDGE if on_front else "none",
+                 linewidths=1.3 if on_front else 0, zorder=4 if on_front else 3)
     if len(front) > 1:
         xs, ys = [front[0].minutes], [front[0].usd]
         for p in front[1:]:
@@ -275,7 +293,7 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
               frameon=False, fontsize=7.5, handletextpad=0.3, columnspacing=1.2)
     fig.tight_layout()
     _label_points(ax, fig, points, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
-    return figure_svg(fig, chart_id, alt, tips.texts)
+    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups)
 
 
 def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str, chart_id: str, alt: str,
@@ -339,10 +357,12 @@ def trend_chart(panels: dict[str, list[TrendPoint]], rounds: list[str], styles: 
             continue
         title, points = list(panels.items())[i]
         ax.plot([p.round_index for p in points], [p.usd for p in points], color="#9a9a9a", linewidth=0.9, zorder=2)
+        groups: dict[Style, list[TrendPoint]] = {}
         for p in points:
-            style = styles.get(p.key) or Style(BAR, "o")
-            ax.scatter([p.round_index], [p.usd], color=style.color, marker=style.marker, s=22, zorder=3,
-                       gid=hover.gid(p.tip))
+            groups.setdefault(styles.get(p.key) or Style(BAR, "o"), []).append(p)
+        for style, members in groups.items():
+            _scatter(ax, members, lambda p: (p.round_index, p.usd), hover, color=style.color, marker=style.marker,
+                     s=22, zorder=3)
         values = [p.usd for p in points]
         ax.set_yscale("log")
         ax.set_ylim(min(values) / 2.2, max(values) * 2.2)
@@ -362,4 +382,4 @@ def trend_chart(panels: dict[str, list[TrendPoint]], rounds: list[str], styles: 
     fig.supylabel("Cheapest cost to train (USD, log scale)", fontsize=8)
     fig.legend(handles=handles, loc="outside lower center", ncol=min(4, max(len(handles), 1)), frameon=False,
                fontsize=7, title="Accelerator of the cheapest configuration", title_fontsize=7, handletextpad=0.3)
-    return figure_svg(fig, chart_id, alt, hover.texts)
+    return figure_svg(fig, chart_id, alt, hover.texts, hover.groups)
