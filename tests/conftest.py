@@ -19,7 +19,7 @@ def bundled_run(tmp_path_factory):
 @pytest.fixture(scope="session")
 def sample_atlas_folder(tmp_path_factory):
     """The atlas of the shared MLPerf sample, built once as `make atlas` builds it (atlas_job through
-    the command line: real warehouse, real Dagster instance, real publish); its published folder. The
+    the command line: real warehouse, real Dagster instance, real publish); its published folder (atlas/latest). The
     warehouse is at parents[2] / "warehouse" / "pipeline.duckdb"."""
     from tests.test_atlas_e2e import SAMPLE, atlas_env, make_atlas
 
@@ -28,4 +28,4 @@ def sample_atlas_folder(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("sample_atlas")
     done = make_atlas(atlas_env(tmp, SAMPLE))
     assert done.returncode == 0, done.stderr[-3000:]
-    return (tmp / "reports" / "atlas" / "latest").resolve()
+    return tmp / "reports" / "atlas" / "latest"
