@@ -370,11 +370,12 @@ def trend_chart(panels: dict[str, list[TrendPoint]], rounds: list[str], styles: 
         ax.yaxis.set_major_formatter(FuncFormatter(_compact_usd))
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.tick_params(labelsize=6.5, length=2, pad=1.5)
+        ax.tick_params(axis="x", labelrotation=90)  # every panel alike: a whole corpus has a dozen rounds
         ax.set_title(title, fontsize=7.5, loc="left", pad=3)
         ax.grid(True, which="major", axis="y", zorder=0)
     last = axes.flat[0]
     last.set_xticks(range(len(rounds)))
-    last.set_xticklabels(rounds, rotation=90, fontsize=6.5)
+    last.set_xticklabels(rounds, fontsize=6.5)
     last.set_xlim(-0.5, len(rounds) - 0.5)
     keys = dict.fromkeys(p.key for points in panels.values() for p in points)
     handles = [Line2D([], [], color=styles[k].color, marker=styles[k].marker, linestyle="none", label=k)
