@@ -113,7 +113,6 @@ COLUMNS: dict[str, Column] = {
     "tree": Column("the MLPerf result tree the score comes from"),
     # systems JSON
     "system_name": Column("the system's name in its systems JSON"),
-    "division": Column("MLPerf division: closed or open"),
     "number_of_nodes": Column("nodes of the measured system"),
     "accelerators_per_node": Column("accelerators per node of the measured system"),
     "accelerators_total": Column("accelerators of the measured system: nodes x accelerators per node"),
@@ -194,6 +193,14 @@ COLUMNS: dict[str, Column] = {
     "notes": Column("notes on the instance: what it is and how it is billed"),
     "cheapest_cost_usd": Column("the round's cheapest cost to train the model, US dollars", "usd"),
     "results_priced": Column("results priced for the model in the round"),
+    # scored as MLCommons scores it
+    "division": Column("MLPerf division of the entry: closed or open (from its systems JSON; an entry without one "
+                       "gets no official score)"),
+    "rule_deviation": Column("where the official summarizer's score departs from the written rules (the score is "
+                             "kept, as published, and flagged)"),
+    "deviates_from_rules": Column("true when rule_deviation says the official score departs from the written rules"),
+    "official_crash": Column("the error that stops the official summarizer on this entry's system or folder, when it "
+                             "does (no official score)"),
 }
 
 # Where a column of one table means something else than COLUMNS says.
@@ -232,6 +239,31 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
     ("atlas_trend", "instances_needed"): Column("instances the cheapest configuration needs"),
     ("atlas_prices", "as_of"): Column("date of the price"),
+}
+
+
+# The published data files (data/<name>.csv and .parquet) of a report and of the atlas: the table each
+# holds (its columns mean what describe() says for that table) and what its rows are.
+DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
+    "report": {
+        "cost_to_train": ("cost_to_train", "cost to train of every compared instance, per comparison and benchmark"),
+        "price_history": ("price_history", "every price of every snapshot, every pricing model"),
+        "price_changes": ("price_changes", "prices that changed since the previous snapshot"),
+        "cost_changes": ("cost_changes", "what those price changes do to cost to train and rank"),
+        "time_to_train": ("time_to_train", "the time to train of every measured system and benchmark"),
+        "input_files": ("input_files", "every input file with its SHA-256 and the rows taken from it"),
+        "mlperf_scores": ("stg_mlperf_scores", "MLPerf scores computed from the result trees"),
+        "mlperf_runs": ("stg_mlperf_runs", "every run (result log) behind those scores"),
+    },
+    "atlas": {
+        "atlas": ("atlas_costs", "every priced MLPerf result × cloud instance pair"),
+        "mlperf_scores": ("atlas_scores", "every benchmark entry of the corpus, scored as MLCommons scores it"),
+        "atlas_not_priced": ("atlas_unpriced", "entries without a cost, and why"),
+        "atlas_trend": ("atlas_trend", "the cheapest cost to train per benchmark model and round"),
+        "mlperf_runs": ("atlas_runs", "every run (result log) of the corpus"),
+        "atlas_systems": ("atlas_systems", "the systems JSON of every submission"),
+        "atlas_prices": ("atlas_prices", "the cloud prices the atlas uses, with their sources"),
+    },
 }
 
 

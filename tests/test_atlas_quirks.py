@@ -33,32 +33,41 @@ def test_plain_result_is_the_olympic_mean(scored):
 
 def test_job_id_file_names_count_as_runs(scored):
     scores, runs, _ = scored
-    row = _row(scores, "v2.0", "hazy_a100", "resnet")
+    row = _row(scores, "v1.0", "hazy_a100", "resnet")
     assert row["runs"] == 5 and row["time_to_train_minutes"] == pytest.approx(32.0)
     files = runs.filter(pl.col("system") == "hazy_a100")["run_file"].to_list()
     assert files[0].endswith("result_220520100725096152634_1.txt")
 
 
-def test_benchmark_folder_misplaced_inside_another_is_scored_as_its_benchmark(scored):
-    scores, _, _ = scored
+def test_benchmark_folder_misplaced_inside_another_is_not_read_by_the_official_tool(scored):
+    scores, runs, _ = scored
     bert = _row(scores, "v1.0", "gaudi8", "bert")
-    # ten runs 100..109: drop 100 and 109, mean of 101..108 = 104.5
-    assert bert["time_to_train_minutes"] == pytest.approx(104.5)
+    assert bert["time_to_train_minutes"] is None and bert["runs"] == 10
+    assert bert["reason"] == "the official summarizer does not read this folder (benchmark folder misplaced inside resnet/)"
     assert "misplaced inside resnet/" in bert["quirk"]
+    # its runs are still read and listed
+    assert runs.filter((pl.col("system") == "gaudi8") & (pl.col("benchmark") == "bert"))["status"].to_list() == ["scored"] * 10
     assert _row(scores, "v1.0", "gaudi8", "resnet")["time_to_train_minutes"] == pytest.approx(62.0)
 
 
-def test_folder_not_named_after_a_benchmark_takes_the_benchmark_from_the_logs(scored):
+def test_a_folder_not_named_after_a_benchmark_stops_the_official_tool_on_its_submitter_folder(scored):
     scores, _, _ = scored
-    row = _row(scores, "v1.0", "typo_sys", "resnet")
-    assert row["time_to_train_minutes"] == pytest.approx(22.0)
+    row = _row(scores, "v1.0", "typo_sys", "resnet")  # the benchmark as the logs name it
+    assert row["time_to_train_minutes"] is None
     assert row["benchmark_path"].endswith("typo_sys/benchmark") and "'benchmark'" in row["quirk"]
+    assert row["official_crash"] == "folder 'benchmark' is not a benchmark of v1.0"
+    # the other system of the folder: the summarizer's score without the failing entry, and a note
+    ok = _row(scores, "v1.0", "typo_ok", "resnet")
+    assert ok["time_to_train_minutes"] == pytest.approx(27.0)
+    assert ok["official_crash"] == ("the official summarizer stops on this submitter folder (at typo_sys/benchmark: "
+                                    "folder 'benchmark' is not a benchmark of v1.0); scored as it scores the entry "
+                                    "without that one")
 
 
 def test_one_organisation_over_two_folders_keeps_both_and_the_json_name(scored):
     scores, _, _ = scored
-    a = _row(scores, "v2.0", "sys_a", "resnet")
-    b = _row(scores, "v2.0", "sys_b", "resnet")
+    a = _row(scores, "v1.0", "sys_a", "resnet")
+    b = _row(scores, "v1.0", "sys_b", "resnet")
     assert (a["submitter"], a["folder"]) == ("Supermicro", "Supermicro")
     assert (b["submitter"], b["folder"]) == ("Supermicro", "smc")
     assert b["time_to_train_minutes"] == pytest.approx(17.0)  # the CRLF logs: (16 + 17 + 18) / 3
@@ -66,22 +75,23 @@ def test_one_organisation_over_two_folders_keeps_both_and_the_json_name(scored):
 
 def test_org_and_status_come_from_the_systems_json_not_the_logs(scored):
     scores, _, systems = scored
-    row = _row(scores, "v2.0", "gcp_v100", "resnet")
+    row = _row(scores, "v1.0", "gcp_v100", "resnet")
     assert row["submitter"] == "Google"  # the logs say SUBMISSION_ORG_PLACEHOLDER
+    assert row["time_to_train_minutes"] == pytest.approx(52.0)
     info = systems.filter(pl.col("system") == "gcp_v100").row(0, named=True)
     assert (info["status"], info["status_class"]) == ("Available cloud", "cloud")  # the logs say onprem
 
 
 def test_scaling_json_multiplies_the_score(scored):
     scores, _, _ = scored
-    row = _row(scores, "v2.0", "scaled_sys", "resnet")
+    row = _row(scores, "v1.0", "scaled_sys", "resnet")
     assert row["scaling_factor"] == 1.25
     assert row["time_to_train_minutes"] == pytest.approx(32.0 * 1.25)
 
 
 def test_ssd_is_a_different_model_before_and_after_v2_0(scored):
     scores, _, _ = scored
-    old, new = _row(scores, "v1.0", "acme_a100", "ssd"), _row(scores, "v2.0", "acme_a100", "ssd")
+    old, new = _row(scores, "v1.0", "acme_a100", "ssd"), _row(scores, "v3.0", "acme_a100", "ssd")
     assert (old["benchmark_model"], old["time_to_train_minutes"]) == ("ssd-resnet34", pytest.approx(7.0))
     assert (new["benchmark_model"], new["time_to_train_minutes"]) == ("retinanet", pytest.approx(70.0))
     assert benchmark_model("v5.0", "retinanet") == "retinanet"
@@ -89,17 +99,45 @@ def test_ssd_is_a_different_model_before_and_after_v2_0(scored):
     assert benchmark_model("v4.1", "gnn") != benchmark_model("v5.0", "rgat")
 
 
-def test_entries_that_cannot_be_scored_say_why(scored):
+def test_division_of_each_entry(scored):
+    scores, _, _ = scored
+    assert _row(scores, "v1.0", "acme_open", "resnet")["division"] == "open"
+    assert _row(scores, "v1.0", "acme_a100", "resnet")["division"] == "closed"
+    # no systems JSON: no division, and no score (the summarizer skips the system)
+    assert _row(scores, "v1.0", "lost_sys", "resnet")["division"] is None
+
+
+def test_entries_the_official_tool_does_not_score_say_why(scored):
     scores, _, systems = scored
-    short = _row(scores, "v1.0", "short_sys", "resnet")
-    assert short["time_to_train_minutes"] is None and "requires 5" in short["reason"]
     old = scores.filter(pl.col("round") == "v0.6").row(0, named=True)
     assert "not supported" in old["reason"]
-    broken = systems.filter(pl.col("system") == "broken_sys").row(0, named=True)
-    assert "invalid JSON" in broken["problem"]
-    # scores without a usable systems JSON are still scored (the atlas says why it cannot price them)
-    assert _row(scores, "v1.0", "lost_sys", "resnet")["time_to_train_minutes"] == pytest.approx(32.0)
-    assert _row(scores, "v1.0", "broken_sys", "resnet")["time_to_train_minutes"] == pytest.approx(32.0)
+    lost = _row(scores, "v1.0", "lost_sys", "resnet")
+    assert lost["time_to_train_minutes"] is None
+    assert lost["reason"] == "the official summarizer skips this system: no systems JSON systems/lost_sys.json"
+    broken = _row(scores, "v1.0", "broken_sys", "resnet")
+    assert broken["time_to_train_minutes"] is None and "not valid JSON" in broken["official_crash"]
+    assert "invalid JSON" in systems.filter(pl.col("system") == "broken_sys").row(0, named=True)["problem"]
+    spaced = _row(scores, "v1.0", "spaced_sys", "resnet")
+    assert spaced["time_to_train_minutes"] is None
+    assert spaced["official_crash"] == "systems JSON spaced_sys.json has no 'number_of_nodes' field"
+
+
+def test_power_logs_the_official_energy_code_divides_by_zero_on(scored):
+    scores, _, _ = scored
+    smc = _row(scores, "v3.0", "smc_h100", "resnet")
+    assert smc["time_to_train_minutes"] is None
+    assert smc["official_crash"] == "power/result_0/node_0.txt: ZeroDivisionError: float division by zero"
+    ok = _row(scores, "v3.0", "smc_ok", "resnet")
+    assert ok["time_to_train_minutes"] == 42.0 and ok["official_crash"].startswith(
+        "the official summarizer stops on this submitter folder (at smc_h100/resnet: power/result_0")
+
+
+def test_too_few_runs_keep_the_official_score_with_the_rule_flagged(scored):
+    scores, _, _ = scored
+    short = _row(scores, "v1.0", "short_sys", "resnet")
+    assert short["time_to_train_minutes"] == 31.0 and short["reason"] is None  # 30, 31, 32: drop 30 and 32
+    assert short["deviates_from_rules"] is True and short["rule_deviation"].startswith("3 result files; resnet in v1.0 requires 5")
+    assert scores.filter(pl.col("deviates_from_rules"))["system"].to_list() == ["short_sys"]
 
 
 def test_systems_json_quirks_of_published_files(scored):
@@ -108,6 +146,12 @@ def test_systems_json_quirks_of_published_files(scored):
     assert (spaced["problem"], spaced["number_of_nodes"], spaced["accelerators_total"]) == (None, 1, 4)
     floating = systems.filter(pl.col("system") == "float_sys").row(0, named=True)
     assert (floating["problem"], floating["number_of_nodes"], floating["accelerators_total"]) == (None, 1, 8)
+
+
+def test_one_round_folder_alone(scored, tmp_path):
+    root = quirk_corpus(tmp_path)
+    alone, _, _ = score_corpus(root / "training_results_v3.0", workers=1)
+    assert alone.equals(scored[0].filter(pl.col("round") == "v3.0"))
 
 
 def test_worker_processes_give_the_same_scores(scored, tmp_path):

@@ -25,9 +25,9 @@ from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_power import (
     RUN_COLUMNS, SCORE_COLUMNS, node_energy, run_columns, score_columns, score_power, switch_energy,
 )
-from pipelines.ingest.mlperf_rounds_later import parse_result
+from pipelines.ingest.mlperf_logs import parse_result_file
 from pipelines.ingest.mlperf_rules import benchmark_rule
-from pipelines.ingest.mlperf_tree import _scaling_factor, score_benchmark
+from pipelines.ingest.mlperf_summarizer import scaling_factor, score_benchmark
 from tests.mlperf_fixtures import write_log
 from tests.power_fixtures import RULESET, power_log, result_log, write_power_result
 
@@ -39,9 +39,9 @@ def walker_energy(benchmark_dir: Path, round_: str, *, strict: bool = False, nod
     """How the scoring walker calls mlperf_power for one benchmark folder (see the module docstring):
     the runs and the time score it computed, then the energy of the same runs."""
     rule = benchmark_rule(round_, benchmark_dir.name)
-    runs = [parse_result(f, rule) for f in quirks.result_files(benchmark_dir)]
-    minutes, _ = score_benchmark(rule, runs)
-    factor = _scaling_factor(benchmark_dir)
+    runs = [parse_result_file(f, rule) for f in quirks.result_files(benchmark_dir)]
+    minutes = score_benchmark(rule, runs).minutes
+    factor = scaling_factor(benchmark_dir)
     power = score_power(benchmark_dir, runs, rule.max_failures, None if minutes is None else minutes * factor,
                         factor, number_of_nodes=nodes, strict=strict)
     return power, score_columns(power), run_columns(power, runs)
@@ -131,7 +131,7 @@ def test_the_energy_averages_the_runs_of_the_time_score(tmp_path):
     bench = write_power_result(tmp_path / "training_results_v5.0", "sys1",
                                [(10.0 + i, _standard_run(i)) for i in range(10)])
     rule = benchmark_rule("v5.0", "bert")
-    runs = [parse_result(f, rule) for f in quirks.result_files(bench)]
+    runs = [parse_result_file(f, rule) for f in quirks.result_files(bench)]
     with pytest.raises(ValueError, match="time score"):
         score_power(bench, runs, rule.max_failures, 12.0)
     # no time score (say too few files): no energy, and the entry says so
@@ -313,7 +313,7 @@ def test_published_power_results_equal_the_official_summarizer(tmp_path, round_,
             continue
         # v4.1 Dell: its sw_0.txt measures; the rules count it, the official tool counts 0 J. The
         # difference is the switch energy by the official node formula, averaged over the same runs.
-        factor = _scaling_factor(bench)
+        factor = scaling_factor(bench)
         averaged = [r for r in power.runs if r.averaged]
         switch = [_official_node(bench / "power" / Path(r.run_file).stem / "sw_0.txt",
                                  next(x.minutes for x in _runs(bench, round_) if x.path == r.run_file) * 60_000)
@@ -324,7 +324,7 @@ def test_published_power_results_equal_the_official_summarizer(tmp_path, round_,
 
 def _runs(bench: Path, round_: str):
     rule = benchmark_rule(round_, bench.name)
-    return [parse_result(f, rule) for f in quirks.result_files(bench)]
+    return [parse_result_file(f, rule) for f in quirks.result_files(bench)]
 
 
 @pytest.mark.skipif(CORPUS is None, reason="set ATLAS_CORPUS to a folder with the published training_results_v* trees")

@@ -1,40 +1,32 @@
-"""Parse one MLPerf Training result file (result_N.txt) into time to train and throughput.
+"""One MLPerf Training result file (result_N.txt): its official verdict, time to train and throughput.
 
-Reading, as the official mlperf-logging parser does: the file is read as latin-1 (any byte is a
-character, so no file fails to decode) with universal newlines, one line at a time (memory stays
-flat however long the log). A line counts when it contains ``:::MLLOG ``; everything up to the
-last ``:::MLLOG `` on the line is ignored (multi-process launchers prefix ``0: `` and the like),
-and the rest must be one JSON object with ``time_ms``, ``key``, ``value``, ``metadata``.
-``event_type`` is optional (the v0.7 TensorFlow loggers omit it). Other lines are ignored.
+Reading, as the official parser (mlperf-logging's ``mlp_parser``, rulesets 0.7.0 on) reads it: the
+file is read as latin-1 (any byte is a character) with universal newlines. A line counts when it
+contains ``:::MLLOG ``; everything before the last ``:::MLLOG `` is dropped (launchers prefix
+``0: `` and the like), the line is stripped, and the rest must be one JSON value. A line that is
+not JSON, or whose ``time_ms`` is text that is not a number, is a parse error: the compliance
+checker then fails the run. A JSON line that is not an object with ``time_ms``, ``key``, ``value``
+and ``metadata`` makes the official tool raise (KeyError/TypeError) and stop on the whole
+submitter folder: such a run is reported with ``crash`` set.
 
-A line cut off mid-JSON (or any :::MLLOG line that is not a JSON object): the official summarizer
-collects it as a parse error and then rejects the whole run ("Parse error"), which counts as a
-failed run in olympic scoring. We do the same: the run is dropped with the line number as reason.
-(Official mlperf-logging crashes with KeyError on a JSON line without ``time_ms`` or ``key``; we
-drop that run with a reason instead.)
+Verdict, as the official result summarizer (``_read_result_file``) gives it: a run counts when
+the compliance checker passes the log under the round's rules (mlperf_compliance: required keys,
+hyperparameter checks, quality target), and has a ``run_start`` and a ``run_stop``. Time to train
+= (run_stop - run_start) / 60 / 1000 minutes, with run_start and run_stop picked as the official
+tool picks them (it walks the lines and stops as soon as it has seen both: the first run_stop
+after the last run_start before it). The checker does not look at run_stop's status: a run
+marked "aborted" that reached the target counts, as it does for MLCommons.
 
-A run counts ("scored") when all of these hold, else it is dropped with the first reason found:
-  - a ``run_start`` and a ``run_stop`` are logged (the first of each counts),
-  - the first ``run_stop`` is not before the first ``run_start``,
-  - ``run_stop.metadata.status == "success"``,
-  - some ``eval_accuracy`` anywhere in the file meets the round's quality target (mlperf_rules).
-Time to train = (run_stop.time_ms - run_start.time_ms) / 60000 minutes (computed as ``/ 60 / 1000``
-like the official summarizer, so that scores agree to the last bit).
-
-Throughput, samples_per_second = samples trained / ((run_stop.time_ms - run_start.time_ms) / 1000).
-It is the effective rate over the whole timed run, evaluation pauses included, which is what a
-cloud bill pays for. Logged per-epoch ``throughput`` values are not used: only some submitters log
-them and they leave evaluation out. Samples trained is taken only where the log states it:
-  - ResNet-50: ``train_samples`` (the ImageNet training-set size, 1,281,167, logged once) times the
-    ``epoch_num`` of the first eval_accuracy that meets the target (epochs completed at that eval;
-    all sample logs number epochs from 1 and evaluate after epoch N with epoch_num N).
-  - BERT: the last ``train_samples`` logged after run_start (NVIDIA logs the samples trained at the
-    end of the run). Failing that, from v1.0 on, the ``epoch_num`` of the first eval_accuracy that
-    meets the target, which the v1.0+ rules define as training samples seen (the official RCP
-    checker reads it the same way). v0.7 BERT logs count eval blocks there: no throughput.
-    A ``train_samples`` logged before run_start is the configured maximum, not what was trained.
-  - DLRM: the last ``train_samples`` logged after run_start (samples trained).
-  - Other benchmarks, dropped runs, or a log without those values: samples_per_second is None.
+Throughput, samples_per_second = samples trained / ((run_stop - run_start) / 1000 s): the rate
+over the whole timed run, evaluation pauses included (what a cloud bill pays for). Samples
+trained only where the log states them (mlperf_rules.samples_basis):
+  - ResNet-50: ``train_samples`` (the ImageNet training-set size, logged once) times the
+    ``epoch_num`` of the first eval_accuracy that meets the checker's target;
+  - BERT: the last ``train_samples`` logged after run_start (NVIDIA logs samples trained at the
+    end); failing that, from v1.0 on, the ``epoch_num`` of the first eval that meets the target,
+    which the v1.0+ rules define as samples seen. v0.7 BERT counts eval blocks there: none;
+  - DLRM: the last ``train_samples`` logged after run_start;
+  - other benchmarks, or a log without those values: None.
 """
 
 from __future__ import annotations
@@ -45,26 +37,113 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipelines.errors import InputError
+from pipelines.ingest.mlperf_compliance import LogLine, OfficialCrash, check
 from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
 
 TOKEN = ":::MLLOG "
 _DECODER = json.JSONDecoder()
-_KEYS = frozenset({"run_start", "run_stop", "eval_accuracy", "train_samples", "global_batch_size"})
+_SHOWN_MESSAGES = 3  # of the checker's messages in a run's reason, each cut to _MESSAGE_CHARS
+_MESSAGE_CHARS = 160
 
 
 @dataclass(frozen=True)
 class RunResult:
-    """One result file: minutes is None when run_start/run_stop is missing; reason None = scored."""
+    """One result file. reason None = the run counts; crash = where the official tool stops."""
 
     path: str
     minutes: float | None
     reason: str | None
     samples: float | None = None
     samples_per_second: float | None = None
+    crash: str | None = None
 
     @property
     def scored(self) -> bool:
         return self.reason is None
+
+
+@dataclass
+class ParsedLog:
+    lines: list[LogLine]
+    errors: list[str]  # "line N: problem" for each :::MLLOG line that did not parse
+    crash: str | None = None  # the first line the official parser raises on
+
+
+def read_log(path: Path) -> ParsedLog:
+    """Every :::MLLOG line of a result file, as the official parser reads it; unreadable -> InputError."""
+    parsed = ParsedLog([], [])
+    try:
+        with open(path, "rb") as handle:
+            for lineno, line in _token_lines(handle):
+                _add(parsed, lineno, line)
+    except OSError as error:
+        raise InputError(path, None, f"cannot read result file: {error.strerror or error}") from None
+    return parsed
+
+
+_TOKEN_BYTES = TOKEN.encode("latin-1")
+
+
+def _token_lines(handle, block_bytes: int = 1 << 22):
+    """(line number, ``:::MLLOG ...`` stripped) for the lines holding TOKEN, from the last TOKEN on,
+    as the official parser cuts the lines of the file iterated in text mode.
+
+    Lines end at "\n", "\r\n" or "\r" (universal newlines, which bytes.splitlines splits on) and
+    bytes are latin-1, as the official parser opens the file. Splitting and the token test run in
+    C; only :::MLLOG lines are decoded. Memory: one block (plus a trailing part line).
+    """
+    lineno, carry = 0, b""
+    while True:
+        chunk = handle.read(block_bytes)
+        data = carry + chunk
+        if chunk:  # cut after the last "\n": every line break in data is then complete
+            cut = data.rfind(b"\n") + 1
+            data, carry = data[:cut], data[cut:]
+        lines = data.splitlines()
+        for offset, line in enumerate(lines, start=lineno + 1):
+            at = line.rfind(_TOKEN_BYTES)  # what precedes the last token is dropped, as the official re.sub does
+            if at >= 0:
+                yield offset, line[at:].decode("latin-1").strip()
+        lineno += len(lines)
+        if not chunk:
+            return
+
+
+_JSON_SPACE = " \t\n\r"
+
+
+def _add(parsed: ParsedLog, lineno: int, text: str) -> None:
+    """One stripped ``:::MLLOG {...}`` line into parsed: a log line, a parse error, or a crash."""
+    body = text[len(TOKEN):]
+    try:
+        # json.loads(body) without its two whitespace regex scans (the line is stripped at its end)
+        record, end = _DECODER.raw_decode(body, len(body) - len(body.lstrip(_JSON_SPACE)))
+        if end != len(body):
+            raise json.JSONDecodeError("Extra data", body, end)
+        timestamp = float(record["time_ms"])
+        value = {"value": record["value"], "metadata": record["metadata"]}
+        key = record["key"]
+    except ValueError as error:
+        problem = "cut off or invalid JSON" if isinstance(error, json.JSONDecodeError) else "time_ms is not a number"
+        parsed.errors.append(f"line {lineno}: {problem}")
+        return
+    except (KeyError, TypeError, IndexError, OverflowError, RecursionError) as error:
+        parsed.crash = parsed.crash or f"line {lineno}: {type(error).__name__} {error}"
+        return
+    parsed.lines.append(LogLine(text, timestamp, key, value, lineno))
+
+
+def run_start_stop(lines: list[LogLine]) -> tuple[float | None, float | None]:
+    """run_start and run_stop as the official summarizer picks them (see module docstring)."""
+    start = stop = None
+    for line in lines:
+        if line.key == "run_start":
+            start = line.timestamp
+        if line.key == "run_stop":
+            stop = line.timestamp
+        if start is not None and stop is not None:
+            break
+    return start, stop
 
 
 def _number(value: object) -> float | None:
@@ -78,124 +157,51 @@ def _number(value: object) -> float | None:
     return None
 
 
-class _Run:
-    """Accumulates the few facts a run's score needs while the lines stream past."""
+def _samples(lines: list[LogLine], basis: str | None, target: LogLine | None) -> float | None:
+    first_logged = in_run = None
+    started = False
+    for line in lines:
+        if line.key == "run_start":
+            started = True
+        elif line.key == "train_samples" and _number(line.value["value"]) is not None:
+            first_logged = first_logged if first_logged is not None else _number(line.value["value"])
+            if started:
+                in_run = _number(line.value["value"])
+    metadata = target.value.get("metadata") if target is not None else None
+    epoch = _number(metadata.get("epoch_num")) if isinstance(metadata, dict) else None
+    if basis == EPOCHS:
+        return first_logged * epoch if first_logged is not None and epoch is not None else None
+    if basis in (LOGGED, LOGGED_OR_EVAL) and in_run is not None:
+        return in_run
+    return epoch if basis == LOGGED_OR_EVAL else None
 
-    def __init__(self, rule: BenchmarkRule):
-        self.rule = rule
-        self.start: float | None = None
-        self.stop: float | None = None
-        self.stop_status: object = None
-        self.bad_line: str | None = None
-        self.first_train_samples: float | None = None
-        self.train_samples_in_run: float | None = None
-        self.global_batch_size: float | None = None
-        self.evals: list[tuple[object, object]] = []  # (value, epoch_num) in log order
 
-    def _bad(self, lineno: int, problem: str) -> None:
-        self.bad_line = self.bad_line or f"line {lineno}: {problem}"
-
-    def add(self, lineno: int, record: object) -> None:
-        if type(record) is not dict:
-            self._bad(lineno, ":::MLLOG record is not a JSON object")
-            return
-        key, time_ms = record.get("key"), record.get("time_ms")
-        if type(key) is not str or type(time_ms) not in (int, float):
-            self._bad(lineno, ":::MLLOG record without key or numeric time_ms")
-            return
-        if key not in _KEYS:  # most lines: valid, and nothing the score needs
-            return
-        metadata = record.get("metadata")
-        metadata = metadata if isinstance(metadata, dict) else {}
-        value = record.get("value")
-        if key in ("run_start", "run_stop"):
-            at = _number(time_ms)
-            if at is None:
-                self._bad(lineno, f"{key} time_ms is not a finite number")
-            elif key == "run_start" and self.start is None:
-                self.start = at
-            elif key == "run_stop" and self.stop is None:
-                self.stop = at
-                self.stop_status = metadata.get("status")
-        elif key == "eval_accuracy":
-            self.evals.append((value, metadata.get("epoch_num")))
-        elif key == "train_samples" and _number(value) is not None:
-            if self.first_train_samples is None:
-                self.first_train_samples = _number(value)
-            if self.start is not None:
-                self.train_samples_in_run = _number(value)
-        elif key == "global_batch_size" and self.global_batch_size is None:
-            self.global_batch_size = _number(value)
-
-    def reason(self) -> str | None:
-        target = self.rule.target
-        if self.bad_line:
-            return f"unparseable log ({self.bad_line}); the official summarizer rejects such runs"
-        if self.start is None:
-            return "missing run_start"
-        if self.stop is None:
-            return "missing run_stop"
-        if self.stop < self.start:
-            return "run_stop logged before run_start"
-        if self.stop_status != "success":
-            return f"run_stop status is {self.stop_status!r}, not 'success'"
-        if target is None:
-            return f"quality target of {self.rule.benchmark} {self.rule.round} is not checked by this parser"
-        if self._target_epoch() is None:
-            return f"quality target not reached (needs {target.describe()})"
-        return None
-
-    def _target_epoch(self) -> tuple[object] | None:
-        """(epoch_num,) of the first eval that meets the target, None if none does."""
-        target = self.rule.target
-        for value, epoch in self.evals:
-            if target is not None and target.reached(value, self.global_batch_size):
-                return (epoch,)
-        return None
-
-    def samples(self) -> float | None:
-        basis = self.rule.samples_basis
-        hit = self._target_epoch()
-        epoch = _number(hit[0]) if hit else None
-        if basis == EPOCHS:
-            if self.first_train_samples is None or epoch is None:
-                return None
-            return self.first_train_samples * epoch
-        if basis in (LOGGED, LOGGED_OR_EVAL) and self.train_samples_in_run is not None:
-            return self.train_samples_in_run
-        if basis == LOGGED_OR_EVAL:
-            return epoch
-        return None
+def _failed(messages: list[str], errors: list[str]) -> str:
+    shown = [", ".join(errors[:_SHOWN_MESSAGES]) if m == "Log lines had parsing errors." and errors else m
+             for m in messages]
+    shown = [" ".join(m.split()) for m in shown]
+    shown = [m if len(m) <= _MESSAGE_CHARS else m[:_MESSAGE_CHARS - 1] + "…" for m in shown]
+    more = f" (and {len(shown) - _SHOWN_MESSAGES} more)" if len(shown) > _SHOWN_MESSAGES else ""
+    return "fails the official compliance check: " + "; ".join(shown[:_SHOWN_MESSAGES]) + more
 
 
 def parse_result_file(path: Path, rule: BenchmarkRule) -> RunResult:
-    """Score one result file under ``rule``; unreadable file -> InputError, bad content -> dropped."""
-    run = _Run(rule)
+    """The official verdict on one result file under ``rule``; unreadable file -> InputError."""
+    parsed = read_log(path)
+    if parsed.crash:
+        return RunResult(str(path), None, f"the official summarizer stops on this file ({parsed.crash})",
+                         crash=parsed.crash)
+    start, stop = run_start_stop(parsed.lines)
+    minutes = (stop - start) / 60 / 1000 if start is not None and stop is not None else None
     try:
-        with open(path, encoding="latin-1") as lines:
-            for lineno, line in enumerate(lines, start=1):
-                at = line.rfind(TOKEN)
-                if at < 0:
-                    continue
-                text = line[at + len(TOKEN):].strip()
-                try:
-                    record, end = _DECODER.raw_decode(text)  # json.loads minus its whitespace scans
-                    if end != len(text):
-                        raise ValueError("extra data")
-                except (ValueError, RecursionError):
-                    run._bad(lineno, "cut off or invalid JSON")
-                    continue
-                run.add(lineno, record)
-    except OSError as error:
-        raise InputError(path, None, f"cannot read result file: {error.strerror or error}") from None
-
-    minutes = None
-    if run.start is not None and run.stop is not None:
-        minutes = (run.stop - run.start) / 60 / 1000  # the official tool's arithmetic, bit for bit
-    reason = run.reason()
-    if reason is not None:
-        return RunResult(str(path), minutes, reason)
-    samples = run.samples()
-    seconds = (run.stop - run.start) / 1000.0  # type: ignore[operator]
+        verdict = check(parsed.lines, rule.ruleset, len(parsed.errors))
+    except OfficialCrash as error:
+        return RunResult(str(path), minutes, f"the official summarizer stops on this file ({error})", crash=str(error))
+    if not verdict.valid:
+        return RunResult(str(path), minutes, _failed(verdict.messages, parsed.errors))
+    if start is None or stop is None:
+        return RunResult(str(path), minutes, f"{'run_start' if start is None else 'run_stop'} not recorded")
+    samples = _samples(parsed.lines, rule.samples_basis, verdict.target_line.get("eval_accuracy"))
+    seconds = (stop - start) / 1000.0
     rate = samples / seconds if samples and samples > 0 and seconds > 0 else None
     return RunResult(str(path), minutes, None, samples if rate else None, rate)

@@ -1,7 +1,7 @@
 """Layout quirks of the published MLPerf Training result trees, and facts the logs get wrong.
 
 Every function here answers one question about a real tree without raising for bad content;
-mlperf_corpus turns the answers into scored rows or rows that say why an entry has no score.
+mlperf_tree (lenient mode) turns the answers into rows that say why an entry has no score.
 
 Benchmarks whose name stayed while the model changed are kept apart by ``benchmark_model``:
 ``ssd`` is SSD-ResNet34 up to v1.1 and RetinaNet from v2.0 (renamed ``retinanet`` in v5.0, same
@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from pipelines.ingest.mlperf_logs import TOKEN
-from pipelines.ingest.mlperf_rules import BENCHMARK_ALIASES, RULES, round_key
+from pipelines.ingest.mlperf_rules import benchmark_name, round_key
 
 _RESULT_FILE = re.compile(r"^result_.*\.txt$")
 
@@ -45,24 +45,19 @@ def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in result_files(folder))
 
 
-def _benchmark_name(name: str, round_: str) -> str | None:
-    name = BENCHMARK_ALIASES.get(name, name)
-    return name if name in RULES[round_] else None
-
-
 def benchmark_folders(system_dir: Path, round_: str) -> list[tuple[Path, str | None, str | None]]:
     """(folder, benchmark or None = read it from the logs, quirk note) for one system folder."""
     found: list[tuple[Path, str | None, str | None]] = []
     if result_files(system_dir):
         found.append((system_dir, None, "result files directly in the system folder; benchmark read from the logs"))
     for child in dirs(system_dir):
-        name = _benchmark_name(child.name, round_)
+        name = benchmark_name(child.name, round_)
         if name is not None:
             found.append((child, name, None))
         elif result_files(child):
             found.append((child, None, f"folder {child.name!r} is not a benchmark name; benchmark read from the logs"))
         for grandchild in dirs(child):
-            nested = _benchmark_name(grandchild.name, round_)
+            nested = benchmark_name(grandchild.name, round_)
             if nested is not None and result_files(grandchild):
                 found.append((grandchild, nested, f"benchmark folder misplaced inside {child.name}/"))
     return found
@@ -82,7 +77,7 @@ def logged_benchmark(files: list[Path], round_: str) -> tuple[str | None, str | 
     if len(named) > 1:
         return None, f"the logs name different benchmarks: {', '.join(sorted(named))}"
     value = named.pop()
-    name = _benchmark_name(value, round_)
+    name = benchmark_name(value, round_)
     if name is None:
         return None, f"the logs name benchmark {value!r}, which is not part of MLPerf Training {round_}"
     return name, None

@@ -1,117 +1,103 @@
-"""Walk MLPerf Training result trees in the official layout and score every benchmark.
+"""Walk MLPerf Training result trees and score every benchmark folder as MLCommons scores it.
+
+One walker for both readers, in two modes:
+- strict (``score_trees``, the main report's hand-picked trees): the layout must be the official
+  one; a results folder without its systems JSON, a folder that is not a benchmark of the round,
+  an unusable scaling.json or an unreadable log stop the run with an InputError naming the path;
+- lenient (``mlperf_corpus.score_corpus``, the atlas's whole published corpus): every problem is
+  kept as the reason of the entry it concerns, and the layout quirks of the published trees
+  (mlperf_quirks) are recorded as entries that say why the official summarizer does not score them.
 
 Layout (as MLCommons publishes it and the official result summarizer reads it)::
 
     training_results_v1.0/<Submitter>/systems/<system>.json
     training_results_v1.0/<Submitter>/results/<system>/<benchmark>/result_<N>.txt
 
-A root may be a round folder (its children that hold ``results/`` are submitters) or one submitter
-folder. The round comes from the explicit argument, else from the folder name
-(``training_results_v1.0`` -> ``v1.0``). Only ``result_*.txt`` directly inside a benchmark folder
-count; other files and nested folders (power/, logs copied twice, READMEs) are ignored, as the
-official summarizer's ``glob("<benchmark>/result_*.txt")`` ignores them.
+A root is a round folder (its children that hold ``results/`` are submitters) or one submitter
+folder. The round comes from the explicit argument, else from the folder name.
 
-Score (MLPerf Training rules, as mlperf-logging's result summarizer computes it): sort the scored
-runs' times; with k = allowed failures (1; 4 for unet3d) and f failed runs (f <= k), drop the k
-fastest and the k - f slowest (each failed run counts as one of the dropped slowest) and average
-the rest. More failures than allowed, or fewer result files than the round requires, leave the
-benchmark without a score, with the reason. (The official summarizer does not check the file
-count; the rules do, so we do.) A ``scaling.json`` in the benchmark folder (a review-committee
-decision published with some results) multiplies the score by its ``scaling_factor``, as the
-official summarizer does. Beware: the official tool itself writes scaling.json into the folder it
-scores, so never point it at the raw tree this module reads.
+Scores are those of the official result summarizer, mlperf-logging 4.1.68 (mlperf_summarizer for
+olympic scoring and systems, mlperf_logs and mlperf_compliance for each run), with
+``rule_deviation`` where that score departs from the written rules and ``official_crash`` where
+the official tool raises instead of answering (mlperf_corpus says which other entries of the same
+submitter folder that takes down).
 
-Files are parsed one at a time and only one small row per file is kept: memory does not grow with
-the size of the logs.
+Division: ``closed`` or ``open`` from the systems JSON's ``division`` (the summarizer prints that
+field; three v0.7 files spell it ``close``: closed). An entry without one (no systems JSON, no
+such field, another value) has division None; the summarizer gives no score to the first two
+(it skips a system without JSON and stops on one without the field), so such an entry is never
+ranked among scored results.
+
+Per-benchmark facts beyond the time (throughput today, energy from power logs next) are computed
+in one place, ``BENCHMARK_FACTS``, from the same runs the time score uses.
+
+Files are parsed one at a time; only small rows are kept, so memory stays flat.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from pipelines.errors import InputError
+from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
-from pipelines.ingest.mlperf_rules import BenchmarkRule, benchmark_rule, normalize_round
+from pipelines.ingest.mlperf_rules import BenchmarkRule, benchmark_name, benchmark_rule, normalize_round
+from pipelines.ingest.mlperf_summarizer import official_system, power_crash, scaling_factor, score_benchmark
 
 RUNS_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "run_file": pl.Utf8, "minutes": pl.Float64, "status": pl.Utf8, "reason": pl.Utf8,
-    "samples_per_second": pl.Float64,
+    "samples_per_second": pl.Float64, "folder": pl.Utf8,
 }
 SCORES_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "runs": pl.Int64, "dropped_runs": pl.Int64, "time_to_train_minutes": pl.Float64,
-    "reason": pl.Utf8, "samples_per_second": pl.Float64,
+    "reason": pl.Utf8, "samples_per_second": pl.Float64, "division": pl.Utf8,
+    "rule_deviation": pl.Utf8, "deviates_from_rules": pl.Boolean, "official_crash": pl.Utf8,
+    "scaling_factor": pl.Float64, "benchmark_model": pl.Utf8, "folder": pl.Utf8,
+    "benchmark_path": pl.Utf8, "quirk": pl.Utf8,
 }
 
-_RESULT_FILE = re.compile(r"^result_.*\.txt$")
 _ROUND_FOLDER = re.compile(r"^training_results_(v\d+\.\d+)$")
+_NOT_READ = "the official summarizer does not read this folder"
 
 
-def olympic_mean(times: list[float], failures: int, max_failures: int) -> float | None:
-    """Mean after dropping the ``max_failures`` fastest and ``max_failures - failures`` slowest.
+@dataclass(frozen=True)
+class Task:
+    """One benchmark folder to score (picklable: sent to a worker process)."""
 
-    None when more runs failed than allowed or nothing is left to average.
-    """
-    if failures > max_failures:
-        return None
-    ordered = sorted(times)
-    kept = ordered[max_failures: len(ordered) - (max_failures - failures)]
-    return sum(kept) / len(kept) if kept else None
-
-
-def score_benchmark(rule: BenchmarkRule, runs: list[RunResult]) -> tuple[float | None, str | None]:
-    """(olympic-mean minutes, None) or (None, why the benchmark has no score)."""
-    if len(runs) < rule.runs_required:
-        return None, (f"{len(runs)} result files; {rule.benchmark} in {rule.round} "
-                      f"requires {rule.runs_required}")
-    failures = sum(1 for run in runs if not run.scored)
-    if failures > rule.max_failures:
-        return None, f"{failures} runs dropped; at most {rule.max_failures} allowed"
-    times = [run.minutes for run in runs if run.scored]
-    mean = olympic_mean(times, failures, rule.max_failures)  # type: ignore[arg-type]
-    if mean is None:
-        return None, "no run left after olympic scoring"
-    return mean, None
+    round: str
+    folder: str  # the submitter folder's name
+    submitter: str  # the systems JSON's submitter, else the folder name
+    system: str
+    benchmark: str | None  # None: read it from the logs (a quirk)
+    path: str
+    base: str  # run_file and benchmark_path are relative to this
+    quirk: str | None = None
+    official_reads: bool = True  # does the official summarizer read this folder as a benchmark?
+    division: str | None = None
+    system_skipped: str | None = None  # why the official summarizer skips the system
+    system_crash: str | None = None  # why it stops on the system
 
 
-def _natural_key(path: Path) -> tuple:
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name))
+def _throughput(rule: BenchmarkRule, runs: list[RunResult]) -> dict:
+    rates = [r.samples_per_second for r in runs if r.scored and r.samples_per_second is not None]
+    return {"samples_per_second": sum(rates) / len(rates) if rates else None}
 
 
-def _dirs(folder: Path) -> list[Path]:
-    return sorted((p for p in folder.iterdir() if p.is_dir()), key=_natural_key)
+# Facts computed per benchmark from the runs its time score uses (each run's file, minutes and
+# verdict; the rule's failure allowance for olympic averaging): each function returns extra
+# columns of the score row (declare them in SCORES_SCHEMA). Energy from the power logs
+# (<benchmark>/power/<result>/, mlperf_power) goes here.
+BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = (_throughput,)
 
 
-def _result_files(benchmark_dir: Path) -> list[Path]:
-    files = (p for p in benchmark_dir.iterdir() if _RESULT_FILE.match(p.name) and p.is_file())
-    return sorted(files, key=_natural_key)
-
-
-def _scaling_factor(benchmark_dir: Path) -> float:
-    path = benchmark_dir / "scaling.json"
-    if not path.is_file():
-        return 1.0
-    try:
-        factor = json.loads(path.read_text(encoding="utf-8")).get("scaling_factor")
-    except (ValueError, AttributeError, OSError, RecursionError):
-        factor = None
-    try:
-        valid = not isinstance(factor, bool) and isinstance(factor, (int, float)) and 0 < float(factor) < math.inf
-    except OverflowError:
-        valid = False
-    if not valid:
-        raise InputError(path, "$.scaling_factor", "expected a positive number")
-    return float(factor)
-
-
-def _round_of(root: Path, explicit: str | None) -> str:
+def round_of(root: Path, explicit: str | None) -> str:
     if explicit is not None:
         return normalize_round(explicit, root)
     for folder in (root, root.parent):
@@ -122,58 +108,130 @@ def _round_of(root: Path, explicit: str | None) -> str:
                                  "training_results_vX.Y or pass round explicitly")
 
 
-def _submitters(root: Path) -> list[Path]:
+def submitter_dirs(root: Path) -> list[Path]:
+    """The submitter folders of a root: itself when it holds results/, else its children that do."""
     if (root / "results").is_dir():
         return [root]
-    return [d for d in _dirs(root) if (d / "results").is_dir()]
+    return [d for d in quirks.dirs(root) if (d / "results").is_dir()]
 
 
-def _walk(root: Path, round_: str) -> Iterator[tuple[dict, dict]]:
-    """Yield (run rows, score row) per benchmark folder, one folder at a time."""
-    base = root.parent
-    for submitter_dir in _submitters(root):
-        for system_dir in _dirs(submitter_dir / "results"):
-            systems_json = submitter_dir / "systems" / f"{system_dir.name}.json"
-            if not systems_json.is_file():
-                raise InputError(system_dir, None, f"no systems JSON for this system (expected {systems_json})")
-            for benchmark_dir in _dirs(system_dir):
-                rule = benchmark_rule(round_, benchmark_dir.name, benchmark_dir)
-                key = {"round": round_, "submitter": submitter_dir.name,
-                       "system": system_dir.name, "benchmark": rule.benchmark}
-                runs = [parse_result_file(f, rule) for f in _result_files(benchmark_dir)]
-                run_rows = [
-                    {**key, "run_file": Path(r.path).relative_to(base).as_posix(), "minutes": r.minutes,
-                     "status": "scored" if r.scored else "dropped", "reason": r.reason,
-                     "samples_per_second": r.samples_per_second}
-                    for r in runs
-                ]
-                minutes, reason = score_benchmark(rule, runs)
-                if minutes is not None:
-                    minutes *= _scaling_factor(benchmark_dir)
-                rates = [r.samples_per_second for r in runs if r.scored and r.samples_per_second is not None]
-                yield run_rows, {
-                    **key, "runs": len(runs), "dropped_runs": sum(1 for r in runs if not r.scored),
-                    "time_to_train_minutes": minutes, "reason": reason,
-                    "samples_per_second": sum(rates) / len(rates) if rates else None,
-                }
+def _benchmark_folders(system_dir: Path, round_: str, strict: bool) -> list[tuple[Path, str | None, str | None]]:
+    """(folder, benchmark, quirk) per benchmark folder of a system; strict: official layout or InputError."""
+    if not strict:
+        return quirks.benchmark_folders(system_dir, round_)
+    found = []
+    for child in quirks.dirs(system_dir):
+        name = benchmark_name(child.name, round_)
+        if name is None:
+            benchmark_rule(round_, child.name, child)  # raises: not a benchmark of the round
+        found.append((child, name, None))
+    return found
+
+
+def find_tasks(root: Path, round_: str, strict: bool = False) -> list[Task]:
+    """Every benchmark folder under a round or submitter folder, with its system's official status."""
+    tasks = []
+    base = str(root.parent)
+    for submitter_dir in submitter_dirs(root):
+        for system_dir in quirks.dirs(submitter_dir / "results"):
+            json_path = submitter_dir / "systems" / f"{system_dir.name}.json"
+            if strict and not json_path.is_file():
+                raise InputError(system_dir, None, f"no systems JSON for this system (expected {json_path})")
+            system = official_system(json_path)
+            for path, benchmark, quirk in _benchmark_folders(system_dir, round_, strict):
+                tasks.append(Task(
+                    round=round_, folder=submitter_dir.name, submitter=system.submitter or submitter_dir.name,
+                    system=system_dir.name, benchmark=benchmark, path=str(path), base=base, quirk=quirk,
+                    official_reads=path.parent == system_dir, division=system.division,
+                    system_skipped=system.skipped, system_crash=system.crash,
+                ))
+    return tasks
+
+
+def _run_row(task: Task, benchmark: str, run: RunResult) -> dict:
+    return {"round": task.round, "submitter": task.submitter, "folder": task.folder, "system": task.system,
+            "benchmark": benchmark, "run_file": Path(run.path).relative_to(task.base).as_posix(),
+            "minutes": run.minutes, "status": "scored" if run.scored else "dropped", "reason": run.reason,
+            "samples_per_second": run.samples_per_second}
+
+
+def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
+    """Score one benchmark folder: (score row, run rows). Lenient: never raises for bad content."""
+    path = Path(task.path)
+    files = quirks.result_files(path)
+    row = {name: None for name in SCORES_SCHEMA} | {
+        "round": task.round, "submitter": task.submitter, "system": task.system, "benchmark": task.benchmark,
+        "runs": len(files), "division": task.division, "folder": task.folder, "deviates_from_rules": False,
+        "benchmark_path": path.relative_to(task.base).as_posix(), "quirk": task.quirk,
+    }
+    benchmark, problem = task.benchmark, None
+    if benchmark is None:
+        benchmark, problem = quirks.logged_benchmark(files, task.round)
+    if benchmark is None:
+        return row | _official_answer(task, None, [], strict) | {"reason": problem}, []
+    rule = benchmark_rule(task.round, benchmark)
+    runs = [_parse(file, rule, strict) for file in files]
+    row |= {"benchmark": rule.benchmark, "benchmark_model": quirks.benchmark_model(task.round, rule.benchmark),
+            "dropped_runs": sum(1 for run in runs if not run.scored)}
+    for facts in BENCHMARK_FACTS:
+        row |= facts(rule, runs)
+    return row | _official_answer(task, rule, runs, strict), [_run_row(task, rule.benchmark, run) for run in runs]
+
+
+def _official_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResult], strict: bool) -> dict:
+    """The official summarizer's answer on one entry: its score and our flags, or why it has none."""
+    if task.system_crash:
+        return {"reason": f"the official summarizer stops on this system: {task.system_crash}",
+                "official_crash": task.system_crash}
+    if task.system_skipped:
+        return {"reason": f"the official summarizer skips this system: {task.system_skipped}"}
+    if task.benchmark is None and task.official_reads:
+        # a folder the summarizer takes for a benchmark it does not know: it stops on it
+        crash = f"folder {Path(task.path).name!r} is not a benchmark of {task.round}"
+        return {"reason": f"the official summarizer stops on this folder: {crash}", "official_crash": crash}
+    if not task.official_reads or rule is None:
+        return {"reason": f"{_NOT_READ} ({task.quirk})"}
+    crash = next((f"{Path(run.path).name}: {run.crash}" for run in runs if run.crash), None) \
+        or power_crash(Path(task.path), runs)
+    if crash:
+        return {"reason": f"the official summarizer stops on this benchmark folder: {crash}", "official_crash": crash}
+    try:
+        factor = scaling_factor(Path(task.path))
+    except InputError as error:
+        if strict:
+            raise
+        return {"reason": f"scaling.json unusable: {error.problem}", "official_crash": f"scaling.json: {error.problem}"}
+    score = score_benchmark(rule, runs, factor)
+    return {"time_to_train_minutes": score.minutes, "reason": score.reason, "scaling_factor": factor,
+            "rule_deviation": score.rule_deviation, "deviates_from_rules": score.rule_deviation is not None}
+
+
+def _parse(file: Path, rule: BenchmarkRule, strict: bool) -> RunResult:
+    try:
+        return parse_result_file(file, rule)
+    except InputError as error:
+        if strict:
+            raise
+        return RunResult(str(file), None, f"unreadable: {error.problem}")
+
+
+def frame(rows: list[dict], schema: dict) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
 def score_trees(roots: list[Path], round: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Score every benchmark of every system under ``roots``: (runs frame, scores frame).
+    """Score every benchmark of every system under ``roots`` (strict mode): (runs frame, scores frame).
 
     Bad layout (missing folder, results without a systems JSON, unknown round or benchmark) ->
-    InputError. A benchmark that cannot be scored keeps a row with a null time and the reason.
+    InputError. A benchmark without a score keeps a row with a null time and the reason.
     """
-    runs: dict[str, list] = {name: [] for name in RUNS_SCHEMA}
-    scores: dict[str, list] = {name: [] for name in SCORES_SCHEMA}
+    run_rows: list[dict] = []
+    score_rows: list[dict] = []
     for root in map(Path, roots):
         if not root.is_dir():
             raise InputError(root, None, "MLPerf results folder not found")
-        round_ = _round_of(root, round)
-        for run_rows, score_row in _walk(root, round_):
-            for row in run_rows:
-                for name in RUNS_SCHEMA:
-                    runs[name].append(row[name])
-            for name in SCORES_SCHEMA:
-                scores[name].append(score_row[name])
-    return pl.DataFrame(runs, schema=RUNS_SCHEMA), pl.DataFrame(scores, schema=SCORES_SCHEMA)
+        for task in find_tasks(root, round_of(root, round), strict=True):
+            score, runs = score_task(task, strict=True)
+            score_rows.append(score)
+            run_rows += runs
+    return frame(run_rows, RUNS_SCHEMA), frame(score_rows, SCORES_SCHEMA)

@@ -88,6 +88,8 @@ def entries(scores: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
         "number_of_nodes", "accelerators_per_node", "accelerators_total", "accelerator_model_name",
         "accelerator_model", "cloud_model", "assumption", pl.col("problem").alias("system_problem"),
     )
+    # the scores carry the division the summarizer scored under (from the same systems JSON)
+    facts = facts.drop([c for c in ("division",) if c in scores.columns])
     out = scores.join(facts, on=["round", "folder", "system"], how="left")
     why = (
         pl.when(pl.col("time_to_train_minutes").is_null()).then(pl.lit("not scored: ") + pl.col("reason").fill_null("?"))

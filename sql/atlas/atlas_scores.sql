@@ -1,4 +1,4 @@
--- Every benchmark entry of the MLPerf corpus, scored by the round's rules (null time: see reason).
+-- Every benchmark entry of the MLPerf corpus, scored as the official summarizer scores it (null time: see reason).
 create or replace table atlas_scores as
 select
     round::varchar                 as round,
@@ -9,6 +9,10 @@ select
     dropped_runs::integer          as dropped_runs,
     time_to_train_minutes::double  as time_to_train_minutes,
     reason::varchar                as reason,
+    division::varchar              as division,
+    rule_deviation::varchar        as rule_deviation,
+    deviates_from_rules::boolean   as deviates_from_rules,
+    official_crash::varchar        as official_crash,
     scaling_factor::double         as scaling_factor,
     benchmark_model::varchar       as benchmark_model,
     folder::varchar                as folder,
