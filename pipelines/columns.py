@@ -143,7 +143,7 @@ COLUMNS: dict[str, Column] = {
                              "commitment), reserved_3y, savings_plan_1y, committed_use_3y, ... (report.toml pricing_models)"),
     "option_position": Column("the pricing option's place in report.toml pricing_models (0 first)"),
     "whose_price": Column("list: the provider's list price; own: the user's negotiated price (report.toml "
-                          "[[discounts]]), e.g. \"own: 12% off on_demand list\""),
+                          "[[discounts]]), such as own: 12% off on_demand list"),
     "on_demand_usd_per_hour": Column("the same instance's on-demand price, the commitment break-even's reference",
                                      "usd_per_hour"),
     "break_even_share": Column("commitments: share of the term the instance must train for the commitment to cost "
