@@ -14,6 +14,7 @@ from datetime import date
 import polars as pl
 
 from pipelines.ingest.mlperf_rules import round_key
+from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.atlas_rounds import RoundChapter, anchor, model_name, round_chapter, target
@@ -37,6 +38,19 @@ class Facts:
     unpriced: int
     instances: int
     runs: int  # result files
+    estimate_pairs: int  # pairs not measured on the cloud they are priced on
+    price_oldest: str | None  # the oldest and newest date of the prices the pairs use
+    price_newest: str | None
+    prices_used: int  # distinct prices (instance, region, date) the pairs use
+    prices_stale: int  # of them, older than the stale age at the price date
+
+    @property
+    def price_ages(self) -> str:
+        return price_ages(self)
+
+    @property
+    def unpriced_share(self) -> str:
+        return fmt.pct(100.0 * self.unpriced / self.entries, signed=False) if self.entries else "–"
 
 
 @dataclass(frozen=True)
@@ -64,6 +78,7 @@ class Atlas:
     instances: Table
     pairs: Table  # web only: every priced result × instance pair
     counts: Counts
+    stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
 
 
 def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str) -> Atlas:
@@ -84,12 +99,7 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
     instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date)
-    facts = Facts(
-        entries=scores.height, scored=scores.filter(pl.col("time_to_train_minutes").is_not_null()).height,
-        unscored=scores.filter(pl.col("time_to_train_minutes").is_null()).height,
-        priced_results=costs.select("folder", "system", "round", "benchmark").unique().height, pairs=costs.height,
-        unpriced=tables["atlas_unpriced"].height, instances=tables["atlas_instances"].height,
-        runs=tables["atlas_runs"].height)
+    facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"])
     contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, INSTANCES)
     return Atlas(
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
@@ -97,6 +107,29 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
         instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]),
         counts=numbering.counts())
+
+
+def corpus_facts(scores: pl.DataFrame, costs: pl.DataFrame, unpriced: pl.DataFrame, instances: pl.DataFrame,
+                 runs: pl.DataFrame) -> Facts:
+    """What the cover and the summary count: entries, what is priced, what is an estimate, how old the prices are."""
+    ages = age_spread(costs) if "stale" in costs.columns else {"oldest": None, "newest": None, "prices": 0, "stale": 0}
+    return Facts(
+        entries=scores.height, scored=scores.filter(pl.col("time_to_train_minutes").is_not_null()).height,
+        unscored=scores.filter(pl.col("time_to_train_minutes").is_null()).height,
+        priced_results=costs.select("folder", "system", "round", "benchmark").unique().height, pairs=costs.height,
+        unpriced=unpriced.height, instances=instances.height, runs=runs.height,
+        estimate_pairs=costs.filter(pl.col("price_basis") != "same cloud").height,
+        price_oldest=fmt.day(ages["oldest"]) if ages["oldest"] else None,
+        price_newest=fmt.day(ages["newest"]) if ages["newest"] else None,
+        prices_used=ages["prices"], prices_stale=ages["stale"])
+
+
+def price_ages(facts: Facts) -> str:
+    """"6 prices dated 2022-02-08 to 2025-06-01; 5 stale (over 365 days old)": the cover's and summary's line."""
+    if not facts.prices_used:
+        return "no price used"
+    dates = facts.price_oldest if facts.price_oldest == facts.price_newest else f"{facts.price_oldest} to {facts.price_newest}"
+    return f"{facts.prices_used} prices dated {dates}; {facts.prices_stale} stale (over {DEFAULT_STALE_AFTER_DAYS} days old)"
 
 
 def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
@@ -123,10 +156,13 @@ def front(price_date: date, generated_on: date, mlperf_dir: str, rounds: list[st
         facts=(("Prices as of", day), ("Generated", fmt.day(generated_on)), ("Rounds", ", ".join(rounds)),
                ("Benchmark entries", f"{facts.entries} ({facts.scored} scored, {facts.runs} result files)"),
                ("Priced results", f"{facts.priced_results} on {facts.instances} cloud instance types "
-                                  f"({facts.pairs} result × instance pairs)")),
+                                  f"({facts.pairs} result × instance pairs)"),
+               ("Estimates", f"{facts.estimate_pairs} of {facts.pairs} pairs (not measured on that cloud)"),
+               ("Not priced", f"{facts.unpriced} of {facts.entries} entries ({facts.unpriced_share})"),
+               ("Price ages", price_ages(facts))),
         note=("Cost to train = instances needed for the result's accelerators × on-demand price per hour × time to "
               "train. List prices in USD, without discounts, storage or network. Results measured outside the cloud "
-              "are priced at cloud rates: those costs are estimates."),
+              "are priced at cloud rates: those costs are estimates. “Cheapest”: among the priced results."),
         contents=contents,
         colophon=f"{title} · corpus {corpus} · prices as of {day} · generated {fmt.day(generated_on)}",
     )
