@@ -186,3 +186,25 @@ def test_round_tables_rank_each_division_apart_and_say_so():
     assert "closed division first, open division ranked apart" in section.table.caption
     ranks = [(row.cells[0].text, any(t.text == "open division" for t in row.cells[1].tags)) for row in section.table.rows]
     assert ranks == [("1", False), ("2", False), ("1", True)]
+
+
+def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
+    """The web edition lists the 10 cheapest and every tagged result with a chart per model; the PDF's
+    digest the 5 cheapest of each division and the cheapest per accelerator model, without the chart."""
+    from pipelines.publish.atlas_rounds import DIGEST, WEB, model_section
+    from pipelines.publish.numbering import Numbering
+    from pipelines.publish.palette import Palette
+
+    rows = [("v2.0", "Acme", f"sys_{i:02d}", "resnet", 100.0 + i) for i in range(12)]
+    scores = _scores(rows)
+    systems = _systems([(r, f, s, 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise") for r, f, s, _, _ in rows])
+    frame = atlas.rank(atlas.price_results(atlas.entries(scores, systems), INSTANCES.filter(pl.col("provider") == "aws"),
+                                           atlas.prices_in_force(PRICES, date(2025, 6, 1))))
+    frame = frame.with_columns(pl.lit(None, pl.Utf8).alias("quirk"))
+    web = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]), WEB)
+    digest = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]), DIGEST)
+    # one instance, 12 results, one accelerator: the cheapest (sys_00) is also the cheapest A100 and fastest
+    assert [row.cells[0].text for row in web.table.rows] == [str(i) for i in range(1, 11)]
+    assert [row.cells[0].text for row in digest.table.rows] == ["1", "2", "3", "4", "5"]
+    assert web.figure is not None and digest.figure is None
+    assert "the 5 cheapest or tagged of 12" in digest.table.caption

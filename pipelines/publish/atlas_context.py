@@ -17,12 +17,11 @@ from pipelines.ingest.mlperf_rules import round_key
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
-from pipelines.publish.atlas_rounds import RoundChapter, anchor, model_name, round_chapter, target
+from pipelines.publish.atlas_rounds import WEB, Detail, RoundChapter, anchor, model_name, round_chapter, target
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
-MAX_UNPRICED_LISTED = 80
 SUMMARY = Heading("1", "Summary", "summary")
 TREND = Heading("2", "The cheapest cost to train across rounds", "trend", running="2 Across rounds")
 INSTANCES = Heading("A", "Cloud instances and prices", "instances", running="A Cloud instances", kind="appendix")
@@ -58,7 +57,7 @@ class Unpriced:
     heading: Heading
     total: int
     reasons: tuple[tuple[str, int], ...]  # (why, entries), most frequent first
-    table: Table | None  # the first MAX_UNPRICED_LISTED entries
+    table: Table | None  # the first entries (Detail.unpriced_listed)
 
 
 @dataclass(frozen=True)
@@ -76,14 +75,17 @@ class Atlas:
     methodology: Heading
     instances_heading: Heading
     instances: Table
-    pairs: Table  # web only: every priced result × instance pair
+    pairs: Table | None  # web only: every priced result × instance pair
     counts: Counts
+    detail: Detail = WEB
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
 
 
-def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str) -> Atlas:
+def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str,
+                  detail: Detail = WEB) -> Atlas:
     """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
-    atlas_runs, atlas_systems, atlas_instances, atlas_prices)."""
+    atlas_runs, atlas_systems, atlas_instances, atlas_prices). `detail`: the web edition's (WEB) or the
+    PDF digest's (atlas_rounds.DIGEST)."""
     numbering = Numbering()
     costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
     scores, trend = tables["atlas_scores"], tables["atlas_trend"]
@@ -94,9 +96,9 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     summary = summary_table(numbering.table(), trend)
     trend_figure = trend_chart(numbering.figure(), trend, rounds, palette) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
-    unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering)
+    unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
     instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date)
     facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"])
@@ -105,7 +107,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
         facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
-        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]),
+        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
+        detail=detail,
         counts=numbering.counts())
 
 
@@ -254,11 +257,11 @@ UNPRICED_COLUMNS = (Column("Round", facet="Round"), Column("Submitter"), Column(
                     Column("Why"))
 
 
-def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering) -> Unpriced:
+def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering, listed_rows: int) -> Unpriced:
     """Why entries have no cost: counted by reason, and the first ones listed."""
     reasons = (unpriced.with_columns(pl.col("not_priced_because").str.split(": ").list.first().alias("why"))
                .group_by("why").agg(pl.len().alias("entries")).sort("entries", "why", descending=[True, False]))
-    listed = unpriced.sort("round", "folder", "system", "benchmark", nulls_last=True).head(MAX_UNPRICED_LISTED).to_dicts()
+    listed = unpriced.sort("round", "folder", "system", "benchmark", nulls_last=True).head(listed_rows).to_dicts()
     table = None
     if listed:
         caption = "Entries not priced" + (f" (first {len(listed)} of {unpriced.height}; all in data/atlas_not_priced.csv)"

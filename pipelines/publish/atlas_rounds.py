@@ -17,6 +17,24 @@ from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 
 TOP_ROWS = 10  # a table lists the 10 cheapest results and every tagged one; data/atlas.csv has all
+
+
+@dataclass(frozen=True)
+class Detail:
+    """How much of each round the document lists. The web edition (atlas.html) has every chart and the
+    tagged results; the PDF is a digest a reader can print: the cheapest few per round and model and
+    the cheapest per accelerator, no per-model chart (laying out ~100 charts and ~1,000 footnotes made
+    a 200-page PDF that took two minutes and 1.5 GiB; issue 13's goals)."""
+
+    top_rows: int
+    all_tagged: bool  # the fastest and the Pareto front too, not only the cheapest per accelerator
+    figures: bool
+    unpriced_listed: int  # entries the "not priced" table lists (all are in data/atlas_not_priced.csv)
+    every_pair: bool  # the web edition's table of every priced pair
+
+
+WEB = Detail(top_rows=TOP_ROWS, all_tagged=True, figures=True, unpriced_listed=80, every_pair=True)
+DIGEST = Detail(top_rows=5, all_tagged=False, figures=False, unpriced_listed=0, every_pair=False)
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
 # Footnotes list a system's software up to this many characters (data/atlas_systems.csv has all): a
 # 600-character list of library versions made WeasyPrint 70 push footnotes off their call's page
@@ -77,11 +95,12 @@ class RoundChapter:
     notes: tuple[Note, ...]
 
 
-def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette) -> RoundChapter:
+def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
+                  detail: Detail = WEB) -> RoundChapter:
     """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs)."""
     notes = numbering.chapter()
     models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
-                                 numbering, palette)
+                                 numbering, palette, detail)
                    for i, model in enumerate(sorted(set(costs["benchmark_model"].to_list())), start=1))
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
@@ -107,11 +126,12 @@ def _closed_first(results: list[dict]) -> list[dict]:
 
 
 def model_section(number: str, round_: str, model: str, group: pl.DataFrame, numbering: Numbering,
-                  palette: Palette) -> ModelSection:
+                  palette: Palette, detail: Detail = WEB) -> ModelSection:
     results = best_per_result(group)
     table_number = numbering.table()
     shown = _closed_first(results)
-    figure = scatter_figure(numbering.figure(), round_, model, shown, palette) if len(shown) >= 2 else None
+    figure = (scatter_figure(numbering.figure(), round_, model, shown, palette)
+              if detail.figures and len(shown) >= 2 else None)
     benchmarks = sorted(set(group["benchmark"].to_list()))
     fastest = next((r for r in shown if r["fastest"]), None)
     return ModelSection(
@@ -124,7 +144,7 @@ def model_section(number: str, round_: str, model: str, group: pl.DataFrame, num
         front=tuple(r["system"] for r in shown if r["on_pareto_front"]),
         division=shown[0].get("division") or "" if shown else "",
         open_results=sum(1 for r in results if r.get("division") == "open") if shown is not results else 0,
-        table=results_table(table_number, model, round_, results, numbering), figure=figure,
+        table=results_table(table_number, model, round_, results, numbering, detail), figure=figure,
     )
 
 
@@ -143,8 +163,8 @@ def _result(r: dict | None) -> Result | None:
                   fmt.minutes(r["time_to_train_minutes"]), _estimate(r))
 
 
-def _tagged(r: dict) -> bool:
-    return bool(r["on_pareto_front"] or r["fastest"] or r["cheapest_for_accelerator"])
+def _tagged(r: dict, all_tagged: bool = True) -> bool:
+    return bool(r["cheapest_for_accelerator"] or (all_tagged and (r["on_pareto_front"] or r["fastest"])))
 
 
 RESULT_COLUMNS = (
@@ -155,17 +175,18 @@ RESULT_COLUMNS = (
 )
 
 
-def results_table(number: int, model: str, round_: str, results: list[dict], numbering: Numbering) -> Table:
+def results_table(number: int, model: str, round_: str, results: list[dict], numbering: Numbering,
+                  detail: Detail = WEB) -> Table:
     """The cheapest results and every tagged one (front, fastest, cheapest per accelerator), ranked."""
     rows = tuple(result_row(r["result_rank"], r, numbering) for r in results
-                 if r["result_rank"] <= TOP_ROWS or _tagged(r))
+                 if r["result_rank"] <= detail.top_rows or _tagged(r, detail.all_tagged))
     hidden = len(results) - len(rows)
     divisions = sorted({r.get("division") for r in results if r.get("division")}, key=lambda d: d != "closed")
     caption = f"{model_name(model)}, {round_}: results ranked by cost to train" + (
         ", closed division first, open division ranked apart" if len(divisions) > 1 else
         f", {divisions[0]} division" if divisions else "") + (
         f" (the {len(rows)} cheapest or tagged of {len(results)}; a rank missing from # is a result not shown: "
-        "data/atlas.csv has all)" if hidden else "")
+        "atlas.html and data/atlas.csv have all)" if hidden else "")
     return Table(number, caption, RESULT_COLUMNS, rows, css="atlas-table", csv="atlas")
 
 
