@@ -190,7 +190,7 @@ def test_round_tables_rank_each_division_apart_and_say_so():
 
 def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
     """The web edition lists the 10 cheapest and every tagged result with a chart per model; the PDF's
-    digest the 5 cheapest of each division and the cheapest per accelerator model, without the chart."""
+    digest the 3 cheapest of each division, without the chart."""
     from pipelines.publish.atlas_rounds import DIGEST, WEB, model_section
     from pipelines.publish.numbering import Numbering
     from pipelines.publish.palette import Palette
@@ -205,6 +205,6 @@ def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
     digest = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]), DIGEST)
     # one instance, 12 results, one accelerator: the cheapest (sys_00) is also the cheapest A100 and fastest
     assert [row.cells[0].text for row in web.table.rows] == [str(i) for i in range(1, 11)]
-    assert [row.cells[0].text for row in digest.table.rows] == ["1", "2", "3", "4", "5"]
+    assert [row.cells[0].text for row in digest.table.rows] == ["1", "2", "3"]
     assert web.figure is not None and digest.figure is None
-    assert "the 5 cheapest or tagged of 12" in digest.table.caption
+    assert "the 3 cheapest or tagged of 12" in digest.table.caption

@@ -27,14 +27,14 @@ class Detail:
     a 200-page PDF that took two minutes and 1.5 GiB; issue 13's goals)."""
 
     top_rows: int
-    all_tagged: bool  # the fastest and the Pareto front too, not only the cheapest per accelerator
+    tagged_rows: bool  # also every tagged result (cheapest per accelerator, fastest, Pareto front) beyond the top
     figures: bool
     unpriced_listed: int  # entries the "not priced" table lists (all are in data/atlas_not_priced.csv)
     every_pair: bool  # the web edition's table of every priced pair
 
 
-WEB = Detail(top_rows=TOP_ROWS, all_tagged=True, figures=True, unpriced_listed=80, every_pair=True)
-DIGEST = Detail(top_rows=5, all_tagged=False, figures=False, unpriced_listed=0, every_pair=False)
+WEB = Detail(top_rows=TOP_ROWS, tagged_rows=True, figures=True, unpriced_listed=80, every_pair=True)
+DIGEST = Detail(top_rows=3, tagged_rows=False, figures=False, unpriced_listed=0, every_pair=False)
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
 # Footnotes list a system's software up to this many characters (data/atlas_systems.csv has all): a
 # 600-character list of library versions made WeasyPrint 70 push footnotes off their call's page
@@ -163,8 +163,8 @@ def _result(r: dict | None) -> Result | None:
                   fmt.minutes(r["time_to_train_minutes"]), _estimate(r))
 
 
-def _tagged(r: dict, all_tagged: bool = True) -> bool:
-    return bool(r["cheapest_for_accelerator"] or (all_tagged and (r["on_pareto_front"] or r["fastest"])))
+def _tagged(r: dict) -> bool:
+    return bool(r["on_pareto_front"] or r["fastest"] or r["cheapest_for_accelerator"])
 
 
 RESULT_COLUMNS = (
@@ -179,7 +179,7 @@ def results_table(number: int, model: str, round_: str, results: list[dict], num
                   detail: Detail = WEB) -> Table:
     """The cheapest results and every tagged one (front, fastest, cheapest per accelerator), ranked."""
     rows = tuple(result_row(r["result_rank"], r, numbering) for r in results
-                 if r["result_rank"] <= detail.top_rows or _tagged(r, detail.all_tagged))
+                 if r["result_rank"] <= detail.top_rows or (detail.tagged_rows and _tagged(r)))
     hidden = len(results) - len(rows)
     divisions = sorted({r.get("division") for r in results if r.get("division")}, key=lambda d: d != "closed")
     caption = f"{model_name(model)}, {round_}: results ranked by cost to train" + (
