@@ -210,6 +210,9 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),
+    ("atlas_costs", "price_age_days"): Column("days from the price's date to the atlas's price date (its newest "
+                                              "snapshot)", "count"),
+    ("atlas_costs", "stale"): Column("true when the price is more than 365 days older than the atlas's price date"),
     ("atlas_trend", "change_pct"): Column("change of the cheapest cost to train since the model's previous round, "
                                           "percent", "percent"),
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),

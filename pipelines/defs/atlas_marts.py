@@ -18,6 +18,7 @@ from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.corpus_rounds import corpus_rounds
 from pipelines.metrics import atlas as metrics
 from pipelines.metrics.price_changes import on_demand, prices_in_force
+from pipelines.metrics.price_age import with_price_age
 from pipelines.warehouse import create_table, read_table, write_frame
 
 # The atlas's marts and publish assets are made when the definitions load (atlas_assets), not when
@@ -29,12 +30,12 @@ UNPRICED_COLUMNS = ["round", "submitter", "system", "benchmark", "benchmark_mode
                     "accelerator_model_name", "accelerator_model", "accelerators_total", "not_priced_because",
                     "folder", "benchmark_path", "quirk"]
 ATLAS_COLUMNS = [
-    "round", "benchmark", "benchmark_model", "submitter", "system", "accelerator_model", "number_of_nodes",
+    "round", "benchmark", "benchmark_model", "division", "submitter", "system", "accelerator_model", "number_of_nodes",
     "accelerators_per_node", "accelerators_total", "time_to_train_minutes", "provider", "region",
     "instance_type", "instance_accelerators", "instances_needed", "idle_accelerators", "usd_per_hour",
     "cost_to_train_usd", "accelerator_hours", "usd_per_accelerator_hour", "cost_rank",
     "cheapest_for_accelerator", "fastest", "on_pareto_front", "price_basis", "status", "price_as_of",
-    "price_certainty", "price_source", "assumption", "folder",
+    "price_age_days", "stale", "price_certainty", "price_source", "assumption", "folder",
 ]
 
 
@@ -141,8 +142,10 @@ def atlas_price_date(conn):
 @input_errors_as_failures
 def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        prices = prices_in_force(read_table(conn, "atlas_prices"), atlas_price_date(conn))
-        ranked = metrics.rank(metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices))
+        price_date = atlas_price_date(conn)
+        prices = prices_in_force(read_table(conn, "atlas_prices"), price_date)
+        ranked = with_price_age(
+            metrics.rank(metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices)), price_date)
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
         return _done(conn, "atlas_costs", preview=True)
 
