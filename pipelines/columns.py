@@ -201,6 +201,8 @@ COLUMNS: dict[str, Column] = {
     "power_nodes": Column("node power logs (node_K.txt) of the run"),
     "power_switches": Column("interconnect power logs (sw_M.txt) of the run"),
     "energy_averaged": Column("true when the run's energy counts in the entry's olympic mean"),
+    "measured_energy_note": Column("what the entry's power logs flag, or why they give no energy (empty when "
+                                   "nothing is)"),
     "measured_energy_kwh": Column("energy of the training run measured from MLPerf power logs, kWh", "kwh"),
     "estimated_energy_kwh": Column("estimate: accelerators x board power x utilization x time to train, kWh", "kwh"),
     "energy_basis": Column("measured (MLPerf power logs) or estimate (board power); a measured value always wins"),
@@ -208,6 +210,12 @@ COLUMNS: dict[str, Column] = {
     "board_power_source": Column("the vendor document the board power comes from"),
     "board_power_as_of": Column("date the board power was read from its source"),
     "utilization": Column("fraction of board power the estimate assumes (1.0: an upper bound); empty when measured"),
+    "accelerators": Column("accelerators of the measured system that trained (its systems JSON): the count the energy "
+                           "estimate multiplies"),
+    "location": Column("where the region is, for readers"),
+    "cfe": Column("Google's carbon-free energy share of the region (0..1): shown, not applied (emissions are "
+                  "location-based)"),
+    "data_year": Column("the year the grid intensity describes"),
     "pue": Column("power usage effectiveness of the provider's data centres (facility energy / IT energy): the "
                   "region's own figure, else the fleet's"),
     "pue_source": Column("where the PUE comes from (raw/carbon/pue.csv)"),
@@ -250,6 +258,7 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
     ("atlas_trend", "instances_needed"): Column("instances the cheapest configuration needs"),
     ("atlas_prices", "as_of"): Column("date of the price"),
+    ("stg_board_power", "model"): Column("the catalog's accelerator model the board power belongs to"),
     ("stg_mlperf_scores", "energy_kwh"): Column("measured energy of the training run, kWh (energy_joules / 3,600,000)",
                                                 "kwh"),
     ("atlas_scores", "energy_kwh"): Column("measured energy of the training run, kWh (energy_joules / 3,600,000)",
