@@ -4,6 +4,7 @@
     pareto_chart         time against cost to train, the Pareto front joined by a staircase
     price_history_chart  hourly price over the price snapshots, one step line per instance
     trend_chart          cheapest cost to train per MLPerf round, one line per benchmark model
+    emissions_chart      emissions against cost to train, measured and estimated energy told apart
 
 Each returns inline SVG (pipelines/publish/svg.py); labels stay text, so they are searchable in
 the PDF. Colours are Okabe-Ito, told apart in greyscale print by marker and line style too.
@@ -277,4 +278,38 @@ def trend_chart(series: dict[str, list[tuple[int, float]]], rounds: list[str], c
     ax.grid(True, which="major", zorder=0)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, frameon=False, fontsize=7.5)
     fig.tight_layout()
+    return figure_svg(fig, chart_id, alt)
+
+
+@dataclass(frozen=True)
+class EmissionsPoint:
+    label: str  # "" leaves the point unlabelled
+    kg_co2e: float
+    usd: float
+    estimate: bool  # the energy is the board-power estimate, not measured
+
+
+def emissions_chart(points: list[EmissionsPoint], chart_id: str, alt: str) -> str:
+    """Emissions per training run (kg CO2e, location-based) against cost to train.
+
+    Down and to the left is better. Points whose energy is the board-power estimate (an upper
+    bound of the accelerators' own energy) are hollow circles; measured ones filled diamonds.
+    """
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
+    for estimate, marker, name in ((False, "D", "measured energy"), (True, "o", "estimate (board power)")):
+        group = [p for p in points if p.estimate == estimate]
+        if group:
+            ax.scatter([p.kg_co2e for p in group], [p.usd for p in group], marker=marker, s=28, zorder=3,
+                       facecolors=BEST if not estimate else "none", edgecolors=BEST if not estimate else BAR,
+                       linewidths=1.2, label=name)
+    x_log = _scale(ax, "x", [p.kg_co2e for p in points], log_room=(1.4, 2.6), linear_room=(0.1, 0.45),
+                   ticks=FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
+    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.6), linear_room=(0.25, 0.15), ticks=None)
+    ax.set_xlabel("Emissions per training run (kg CO₂e, location-based" + (", log scale)" if x_log else ")"))
+    ax.set_ylabel("Cost to train (USD" + (", log scale)" if y_log else ")"))
+    ax.grid(True, which="major", zorder=0)
+    ax.legend(loc="best", frameon=False, fontsize=8)
+    fig.tight_layout()
+    labelled = [(p.label, p.kg_co2e, p.usd) for p in points if p.label]
+    _place_labels(ax, fig, labelled, fontsize=8.5 if len(labelled) <= 8 else 7)
     return figure_svg(fig, chart_id, alt)
