@@ -47,7 +47,7 @@ def energy_cells(r: dict, numbering: Numbering, key: str) -> tuple[Cell, Cell]:
                   note=numbering.note(f"energy:{key}", energy_footnote(r)))
     emissions = Cell(fmt.kg_co2e(r.get("emissions_kg_co2e")), sort=r.get("emissions_kg_co2e"),
                      subs=("estimate",) if estimate and r.get("emissions_kg_co2e") is not None else (),
-                     note=numbering.note(f"carbon:{r['provider']}:{r['region']}:{key}", carbon_footnote(r)))
+                     note=numbering.note(f"carbon:{r['provider']}:{r['region']}:{r.get('emissions_note')}", carbon_footnote(r)))
     return energy, emissions
 
 
