@@ -270,6 +270,31 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
 }
 
 
+# The published data files (data/<name>.csv and .parquet) of a report and of the atlas: the table each
+# holds (its columns mean what describe() says for that table) and what its rows are.
+DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
+    "report": {
+        "cost_to_train": ("cost_to_train", "cost to train of every compared instance, per comparison and benchmark"),
+        "price_history": ("price_history", "every price of every snapshot, every pricing model"),
+        "price_changes": ("price_changes", "prices that changed since the previous snapshot"),
+        "cost_changes": ("cost_changes", "what those price changes do to cost to train and rank"),
+        "time_to_train": ("time_to_train", "the time to train of every measured system and benchmark"),
+        "input_files": ("input_files", "every input file with its SHA-256 and the rows taken from it"),
+        "mlperf_scores": ("stg_mlperf_scores", "MLPerf scores computed from the result trees"),
+        "mlperf_runs": ("stg_mlperf_runs", "every run (result log) behind those scores"),
+    },
+    "atlas": {
+        "atlas": ("atlas_costs", "every priced MLPerf result × cloud instance pair"),
+        "mlperf_scores": ("atlas_scores", "every benchmark entry of the corpus, scored as MLCommons scores it"),
+        "atlas_not_priced": ("atlas_unpriced", "entries without a cost, and why"),
+        "atlas_trend": ("atlas_trend", "the cheapest cost to train per benchmark model and round"),
+        "mlperf_runs": ("atlas_runs", "every run (result log) of the corpus"),
+        "atlas_systems": ("atlas_systems", "the systems JSON of every submission"),
+        "atlas_prices": ("atlas_prices", "the cloud prices the atlas uses, with their sources"),
+    },
+}
+
+
 def describe(table: str, column: str) -> Column | None:
     """What a column of a table means, or None when the dictionary does not know it."""
     return TABLE_COLUMNS.get((table, column)) or COLUMNS.get(column)

@@ -14,3 +14,18 @@ def bundled_run(tmp_path_factory):
     result = run_pipeline(dirs)
     assert result.success, "the bundled data must build a report"
     return dirs
+
+
+@pytest.fixture(scope="session")
+def sample_atlas_folder(tmp_path_factory):
+    """The atlas of the shared MLPerf sample, built once as `make atlas` builds it (atlas_job through
+    the command line: real warehouse, real Dagster instance, real publish); its published folder (atlas/latest). The
+    warehouse is at parents[2] / "warehouse" / "pipeline.duckdb"."""
+    from tests.test_atlas_e2e import SAMPLE, atlas_env, make_atlas
+
+    if not SAMPLE.is_dir():
+        pytest.skip(f"MLPerf sample not found at {SAMPLE}")
+    tmp = tmp_path_factory.mktemp("sample_atlas")
+    done = make_atlas(atlas_env(tmp, SAMPLE))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return tmp / "reports" / "atlas" / "latest"

@@ -156,3 +156,15 @@ def test_generated_data_passes_the_pipeline_with_hand_computed_costs(tmp_path):
     change_one_price(place.raw, 1)
     assert changed != before
     assert sorted((place.raw / "prices").glob("*.csv"))[-1].read_text().splitlines()[0] == before.splitlines()[0]
+
+
+@pytest.mark.slow
+def test_web_bench_measures_time_to_interactive_in_chromium():
+    """bench/web_bench.py's quick run: a 5,000-pair page and its 1,000-pair reference, both ready in chromium."""
+    from bench import web_bench
+
+    if not web_bench.CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is not installed")
+    (only,) = web_bench.measure(repeats=1, quick=True)
+    assert "5,000 rows" in only["name"] and only["reference"] == "1,000 rows"
+    assert 0 < only["ref_median_s"] and 0 < only["median_s"] < 60 and only["page_mib"] > only["ref_page_mib"]

@@ -17,9 +17,10 @@ def _macro(call: str, **values) -> str:
 
 def test_grouped_columns_make_two_header_rows():
     top, below = Table(2, "c", COST_COLUMNS, ()).head
-    assert [(h.label, h.scope, h.colspan, h.rowspan) for h in top][-2:] == [
-        ("Speed\u00adup", "col", 1, 2), ("Price to beat (USD/hour)", "colgroup", 2, 1)]
-    assert all(h.rowspan == 2 for h in top[:-1])
+    assert [(h.label, h.scope, h.colspan, h.rowspan) for h in top][-4:] == [
+        ("Speed\u00adup", "col", 1, 2), ("Price to beat (USD/hour)", "colgroup", 2, 1),
+        ("Energy per run", "col", 1, 2), ("Emissions per run", "col", 1, 2)]
+    assert all(h.rowspan == 2 for h in top if h.scope == "col")
     assert [h.label for h in below] == ["baseline", "cheapest"]
     assert len(Table(1, "c", (Column("a"), Column("b", numeric=True)), ()).head) == 1
 
@@ -48,16 +49,20 @@ def test_table_macro_renders_headers_notes_tags_sort_values_and_spans():
         Row((Cell("ResNet", link="cmp-resnet"),), span="no measured result"),
     ), cards=True)
     html = _macro("{{ m.table(t) }}", t=table)
-    assert '<table id="tab-7">' in html and "Costs &lt;per&gt; instance" in html
+    assert '<table id="tab-7" data-table data-facets=\'[]\' data-value-columns=\'[2]\'>' in html
+    assert "Costs &lt;per&gt; instance" in html
     assert '<a class="anchor" href="#tab-7" aria-label="Link to table 7">#</a>' in html
     assert ('<tr class="cheapest"><th scope="row">AWS p4d<span class="sub">8× A100</span>'
             '<span class="tag best">cheapest</span></th>') in html
     assert '<td class="system" data-label="System">sys_<wbr>a.<wbr>b<span class="fncall" id="fncall-4"></span>' in html
     assert '<span class="fn" id="fn-4">System &lt;a&gt;.</span>' in html
     assert '<td class="num" data-label="Cost" data-sort="10.529">$10.53</td>' in html
-    assert '<th scope="row"><a href="#cmp-resnet">ResNet</a></th><td colspan="2" class="muted">no measured result</td>' in html
+    # a span row keeps one (hidden) cell per column, as the web table component needs
+    assert ('<th scope="row"><a href="#cmp-resnet">ResNet</a></th><td colspan="2" class="muted">no measured result</td>'
+            '<td hidden></td></tr>') in html
     empty = _macro("{{ m.table(t) }}", t=Table(8, "none", (Column("a"), Column("b")), (), empty="Nothing priced."))
     assert '<tr><td colspan="2" class="muted">Nothing priced.</td></tr>' in empty
+    assert "data-table" not in empty, "a table without rows is not made interactive"
     assert "data-label" not in _macro("{{ m.table(t) }}", t=Table(9, "x", (Column("a"),), (Row((Cell("1"),)),)))
 
 
@@ -83,3 +88,31 @@ def test_a_long_software_list_is_cut_after_a_whole_item():
     assert system_note("dgxa100", info, "v1.0", software_limit=30) == (
         "dgxa100 (NVIDIA, MLPerf Training v1.0, closed division, onprem): 1 node(s) × 8 NVIDIA A100; "
         "software: cuda_version: 11.3.0.016 …;")
+
+
+def test_a_table_declares_its_filters_from_its_rows_and_facet_columns():
+    """The web filters are generic: a row names its facets, a column feeds one by declaring it; they come
+    in FACETS order, a new facet after them; a column sorts by value when any of its cells has a number."""
+    columns = (Column("Instance", header=True), Column("Division", facet="Division"), Column("Cost", numeric=True),
+               Column("Energy tier", facet="Energy tier"))
+    rows = (Row((Cell("AWS p4d"), Cell("closed"), Cell("$1", sort=1.0), Cell("A")),
+                facets=(("Round", "v1.0"), ("Provider", "AWS"))),
+            Row((Cell("GCP a2"), Cell("open"), Cell("–"), Cell("B")), facets=(("Provider", "GCP"),)))
+    table = Table(3, "t", columns, rows)
+    assert table.facets == ("Provider", "Round", "Division", "Energy tier")
+    assert [table.facet_values(r) for r in rows] == [["AWS", "v1.0", "closed", "A"], ["GCP", "", "open", "B"]]
+    assert table.value_columns == [2]
+    html = _macro("{{ m.table(t) }}", t=table)
+    assert 'data-facets=\'["Provider", "Round", "Division", "Energy tier"]\'' in html
+    assert '<tr data-facet=\'["GCP", "", "open", "B"]\'>' in html
+
+
+def test_rows_json_escapes_what_could_end_its_script():
+    from pipelines.publish.web_assets import rows_json
+
+    table = Table(0, "pairs", (Column("System"), Column("Cost", numeric=True)),
+                  (Row((Cell("</script><b>x"), Cell("$2", sort=2.0)), facets=(("Provider", "A&B"),)),), anchor="p")
+    text = str(rows_json(table))
+    assert "<" not in text and ">" not in text and "&" not in text
+    import json
+    assert json.loads(text) == [["</script><b>x", ["$2", 2.0], ["A&B"]]]

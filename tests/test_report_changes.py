@@ -27,7 +27,7 @@ def _section(html: str) -> str:
 def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_run):
     html = (bundled_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
     section = _section(html)
-    rows = [_text(r) for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", section, re.S)]
+    rows = [_text(r) for r in re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", section, re.S)]
     table = [r for r in rows if "$32.7726" in r]
     assert len(table) == 1 and "AWS p4d.24xlarge" in table[0] and "$21.9576" in table[0] and "-33.0%" in table[0]
     assert not any("p5.48xlarge" in r for r in rows)  # not compared: not in the table
@@ -60,4 +60,4 @@ def test_many_other_changes_are_counted_not_listed(bundled_run):
     # for the first time
     assert ("Outside these comparisons, the prices of 9 other instances changed, and 7 other instances were "
             "priced for the first time.") in text
-    assert "zz" not in html  # none of them is named anywhere in the report
+    assert not re.search(r"zz\d\.metal", html)  # none of them is named anywhere in the report

@@ -63,7 +63,7 @@ def _table(html: str, number: int) -> list[tuple[str, str]]:
     """(row class, row text) of each body row of Table `number`."""
     body = html[html.index(f'<table id="tab-{number}"'):]
     body = body[body.index("<tbody>"):body.index("</tbody>")]
-    return [(cls, _text(row)) for cls, row in re.findall(r'<tr(?: class="([^"]*)")?>(.*?)</tr>', body, re.S)]
+    return [(cls, _text(row)) for cls, row in re.findall(r'<tr(?: class="([^"]*)")?(?: data-facet=\'[^\']*\')?>(.*?)</tr>', body, re.S)]
 
 
 def _instance(row_text: str) -> str:

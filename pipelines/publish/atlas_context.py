@@ -18,6 +18,7 @@ from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.atlas_rounds import RoundChapter, anchor, model_name, round_chapter, target
 from pipelines.publish.numbering import Numbering
+from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
 MAX_UNPRICED_LISTED = 80
@@ -61,6 +62,7 @@ class Atlas:
     methodology: Heading
     instances_heading: Heading
     instances: Table
+    pairs: Table  # web only: every priced result × instance pair
     counts: Counts
 
 
@@ -71,10 +73,13 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
     scores, trend = tables["atlas_scores"], tables["atlas_trend"]
     rounds = sorted(set(scores["round"].drop_nulls().to_list()), key=round_key)
+    # one colour per accelerator model in every figure: the catalog's models, sorted
+    palette = Palette(sorted(set(tables["atlas_instances"]["accelerator_model"].drop_nulls().to_list())
+                             | set(costs["accelerator_model"].drop_nulls().to_list())))
     summary = summary_table(numbering.table(), trend)
-    trend_figure = trend_chart(numbering.figure(), trend, rounds) if trend.height else None
+    trend_figure = trend_chart(numbering.figure(), trend, rounds, palette) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
@@ -90,7 +95,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
         facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
-        instances_heading=INSTANCES, instances=instances, counts=numbering.counts())
+        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]),
+        counts=numbering.counts())
 
 
 def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
@@ -138,7 +144,7 @@ def _instances(r: dict) -> str:
     return f"{r['instances_needed']} × {labels.instance(r['provider'], r['instance_type'])}"
 
 
-SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round"), Column("Cheapest cost", numeric=True),
+SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
                    Column("Configuration", css="system"), Column("Time to train", numeric=True),
                    Column("Against the first priced round"))
 
@@ -157,24 +163,31 @@ def summary_table(number: int, trend: pl.DataFrame) -> Table:
             Cell(fmt.minutes(last["time_to_train_minutes"]), sort=last["time_to_train_minutes"]),
             Cell(f"{fmt.less_more(change)} than in {first['round']}" if len(rounds) > 1 else "first round priced",
                  sort=change if len(rounds) > 1 else None),
-        )))
+        ), facets=(("Provider", labels.provider(last["provider"])), ("Accelerator", last["accelerator_model"] or "–"))))
     return Table(number, "Cheapest cost to train per benchmark model, newest priced round", SUMMARY_COLUMNS,
                  tuple(rows), css="summary-table", csv="atlas_trend", empty="No result could be priced.", cards=True)
 
 
-def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str]) -> Figure:
-    series = {model_name(model): sorted((rounds.index(r["round"]), r["cheapest_cost_usd"])
-                                        for r in trend.filter(pl.col("benchmark_model") == model).to_dicts()
-                                        if r["round"] in rounds)
+def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Palette) -> Figure:
+    """Small multiples: a panel per benchmark model, its cheapest cost per round coloured by accelerator."""
+    panels = {model_name(model): [charts.TrendPoint(
+                  rounds.index(r["round"]), r["cheapest_cost_usd"], r["accelerator_model"],
+                  f"{model_name(model)}, {r['round']}: {fmt.usd(r['cheapest_cost_usd'])}, {_configuration(r)} on "
+                  f"{_instances(r)}, {fmt.minutes(r['time_to_train_minutes'])}")
+              for r in sorted(trend.filter(pl.col("benchmark_model") == model).to_dicts(), key=lambda r: round_key(r["round"]))
+              if r["round"] in rounds]
               for model in sorted(set(trend["benchmark_model"].to_list()))}
-    alt = ("Line chart of the cheapest cost to train per benchmark model and MLPerf round (log scale): "
-           + "; ".join(f"{name}: " + ", ".join(f"{rounds[i]} {fmt.usd(cost)}" for i, cost in points)
-                       for name, points in series.items()) + ".")
-    return Figure(number, charts.trend_chart(series, rounds, chart_id(number), alt), alt,
-                  "Cheapest cost to train per round, one line per benchmark model (log scale).")
+    alt = ("Small multiples, one panel per benchmark model, of the cheapest cost to train per MLPerf round (log scale), "
+           "each point coloured by the accelerator of that configuration: "
+           + "; ".join(f"{name}: " + ", ".join(f"{rounds[p.round_index]} {fmt.usd(p.usd)} ({p.key})" for p in points)
+                       for name, points in panels.items()) + ".")
+    styles = {k: palette[k] for k in set(trend["accelerator_model"].drop_nulls().to_list())}
+    return Figure(number, charts.trend_chart(panels, rounds, styles, chart_id(number), alt), alt,
+                  "Cheapest cost to train per round, one panel per benchmark model (log scale, each panel its own "
+                  "range), coloured by the accelerator of the cheapest configuration.", css="wide")
 
 
-TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round"), Column("Cheapest cost", numeric=True),
+TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
                  Column("Change", numeric=True), Column("Result", css="system"), Column("Instances"),
                  Column("Time", numeric=True), Column("Quality target"))
 
@@ -194,12 +207,14 @@ def trend_table(number: int, trend: pl.DataFrame) -> Table:
             Cell(_instances(r)),
             Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
             Cell(goal, tags=(Tag("target changed"),) if changed else ()),
-        )))
+        ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
+                   ("Benchmark", model_name(r["benchmark_model"])))))
     return Table(number, "Cheapest cost to train per benchmark model and round", TREND_COLUMNS, tuple(rows),
                  css="trend-table", csv="atlas_trend")
 
 
-UNPRICED_COLUMNS = (Column("Round"), Column("Submitter"), Column("System", css="system"), Column("Benchmark"),
+UNPRICED_COLUMNS = (Column("Round", facet="Round"), Column("Submitter"), Column("System", css="system"),
+                    Column("Benchmark", facet="Benchmark"),
                     Column("Why"))
 
 
@@ -238,4 +253,47 @@ def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, 
                           sort=r["usd_per_hour"]),
                      Cell(r["region"] or "–", subs=(fmt.day(r["as_of"]),)), Cell(r["certainty"] or "–"),
                      Cell((r["source"] or "–") + (f" ({r['notes']})" if r["notes"] else "")),
-                 )) for r in rows), css="instances-table", csv="atlas_prices")
+                 ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–")))
+                 for r in rows), css="instances-table", csv="atlas_prices")
+
+
+def _words(value) -> str:
+    return str(value).replace("_", " ") if value is not None else "–"
+
+
+# Columns of atlas_costs that only some corpora or price books have: shown, and filtered by, when present.
+OPTIONAL_PAIR_COLUMNS = tuple((key, Column(name, facet=name)) for key, name in labels.OPTIONAL_FACETS)
+
+
+def pairs_table(costs: pl.DataFrame) -> Table:
+    """The web edition's table of every priced result × instance pair, in data/atlas.csv's order (its
+    rows travel as JSON and are drawn a page at a time: the whole corpus has 10,000+)."""
+    optional = [(name, column) for name, column in OPTIONAL_PAIR_COLUMNS if name in costs.columns]
+    columns = (Column("Round", facet="Round"), Column("Benchmark model"), *(c for _, c in optional),
+               Column("Submitter"), Column("System", header=True, css="system"), Column("Accelerators"),
+               Column("Time to train", numeric=True), Column("Instance"), Column("Region"),
+               Column("Instances", numeric=True), Column("USD per hour", numeric=True),
+               Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True),
+               Column("USD per accel\u200berator-hour", numeric=True), Column("Rank", numeric=True), Column("Tags"))
+    rows = []
+    for r in costs.iter_rows(named=True):
+        tags = ", ".join(t for t, on in (("Pareto", r["on_pareto_front"]), ("fastest", r["fastest"]),
+                                         ("cheapest " + (r["accelerator_model"] or ""), r["cheapest_for_accelerator"]),
+                                         ("estimate", r["price_basis"] != "same cloud")) if on)
+        rows.append(Row((
+            Cell(r["round"]), Cell(model_name(r["benchmark_model"])), *(Cell(_words(r[name])) for name, _ in optional),
+            Cell(r["submitter"] or r["folder"]), Cell(r["system"]),
+            Cell(f"{r['accelerators_total']} × {r['accelerator_model']}", sort=r["accelerators_total"]),
+            Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
+            Cell(labels.instance(r["provider"], r["instance_type"])), Cell(r["region"] or "–"),
+            Cell(fmt.count(r["instances_needed"]), sort=r["instances_needed"]),
+            Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"]),
+            Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"]),
+            Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
+            Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
+            Cell(fmt.count(r["cost_rank"]), sort=r["cost_rank"]), Cell(tags),
+        ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
+                   ("Benchmark", model_name(r["benchmark_model"])))))
+    return Table(0, f"Every priced result × instance pair ({len(rows):,}; the same rows as data/atlas.csv)", columns,
+                 tuple(rows), css="pairs-table", csv="atlas", empty="This table needs JavaScript; data/atlas.csv "
+                 "has the same rows.", anchor="every-pair", web_only=True)

@@ -13,6 +13,7 @@ from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
 from pipelines.publish.footnotes import price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
+from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 
 TOP_ROWS = 10  # a table lists the 10 cheapest results and every tagged one; data/atlas.csv has all
@@ -74,10 +75,11 @@ class RoundChapter:
     notes: tuple[Note, ...]
 
 
-def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering) -> RoundChapter:
+def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette) -> RoundChapter:
     """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs)."""
     notes = numbering.chapter()
-    models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model), numbering)
+    models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
+                                 numbering, palette)
                    for i, model in enumerate(sorted(set(costs["benchmark_model"].to_list())), start=1))
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
@@ -94,10 +96,11 @@ def best_per_result(group: pl.DataFrame) -> list[dict]:
             .sort("cost_to_train_usd", "submitter", "system").to_dicts())
 
 
-def model_section(number: str, round_: str, model: str, group: pl.DataFrame, numbering: Numbering) -> ModelSection:
+def model_section(number: str, round_: str, model: str, group: pl.DataFrame, numbering: Numbering,
+                  palette: Palette) -> ModelSection:
     results = best_per_result(group)
     table_number = numbering.table()
-    figure = scatter_figure(numbering.figure(), round_, model, results) if len(results) >= 2 else None
+    figure = scatter_figure(numbering.figure(), round_, model, results, palette) if len(results) >= 2 else None
     benchmarks = sorted(set(group["benchmark"].to_list()))
     fastest = next((r for r in results if r["fastest"]), None)
     return ModelSection(
@@ -173,7 +176,9 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
         Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
         Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
         *energy_cells(r, numbering, f"{r['folder']}:{r['system']}:{r['benchmark']}"),
-    ), classes=("cheapest",) if rank == 1 else ())
+    ), classes=("cheapest",) if rank == 1 else (),
+        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"))
+        + labels.optional_facets(r))
 
 
 def _billing(r: dict) -> str:
@@ -194,15 +199,26 @@ def result_footnote(r: dict) -> str:
     return " ".join(parts)
 
 
-def scatter_figure(number: int, round_: str, model: str, results: list[dict]) -> Figure:
-    """Time against cost of every priced result of the group; the front's first points labelled."""
+def tip(r: dict) -> str:
+    """A result's details for the hover text of its point, formatted as the table formats them."""
+    return " · ".join((f"{r['system']} ({r['submitter']})",
+                       f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}",
+                       f"time to train {fmt.minutes(r['time_to_train_minutes'])}", f"on {_instances(r)}",
+                       f"{fmt.usd_hour(r['usd_per_hour'])} per hour", f"cost to train {fmt.usd(r['cost_to_train_usd'])}")
+                      + (("estimate",) if _estimate(r) else ()))
+
+
+def scatter_figure(number: int, round_: str, model: str, results: list[dict], palette: Palette) -> Figure:
+    """Time against cost of every priced result of the group, coloured by accelerator model; the front's
+    first points labelled."""
     labelled = {id(r) for r in sorted((r for r in results if r["on_pareto_front"]),
                                       key=lambda r: (r["time_to_train_minutes"], r["cost_to_train_usd"]))[:MAX_FRONT_LABELS]}
     points = [charts.Point(r["system"] if id(r) in labelled else "", r["time_to_train_minutes"], r["cost_to_train_usd"],
-                           bool(r["on_pareto_front"])) for r in results]
+                           bool(r["on_pareto_front"]), palette[r["accelerator_model"]], tip(r), r["accelerator_model"])
+              for r in results]
     front = [r["system"] for r in results if r["on_pareto_front"]]
     alt = (f"{model_name(model)}, MLPerf {round_}: scatter plot of time against cost to train of {len(results)} priced "
            f"results, each on its cheapest instance; on the Pareto front: {', '.join(front)}.")
     return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt,
                   f"{model_name(model)}, {round_}: time against cost to train of each priced result on its cheapest "
-                  f"instance. Diamonds mark the Pareto front.")
+                  f"instance, coloured by accelerator model. Ringed points are the Pareto front.")

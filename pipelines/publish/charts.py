@@ -3,15 +3,20 @@
     bar_chart            cost or savings per instance (horizontal bars with the table's figures)
     pareto_chart         time against cost to train, the Pareto front joined by a staircase
     price_history_chart  hourly price over the price snapshots, one step line per instance
-    trend_chart          cheapest cost to train per MLPerf round, one line per benchmark model
-    emissions_chart      emissions against cost to train, measured and estimated energy told apart
+    trend_chart          cheapest cost to train per MLPerf round: one small panel per benchmark model
+    emissions_chart      cost to train against emissions per run, measured and estimated energy told apart
 
 Each returns inline SVG (pipelines/publish/svg.py); labels stay text, so they are searchable in
-the PDF. Colours are Okabe-Ito, told apart in greyscale print by marker and line style too.
+the PDF. An instance (report) or accelerator model (atlas) has one colour and marker in every figure
+(pipelines/publish/palette.py). Every bar and point carries its row's details as an SVG <title>: the
+web edition shows them on hover, screen readers read them; the PDF's charts stay static vectors.
+Point labels are placed by adjustText, inside the axes, with a leader line when moved; legends sit
+outside the plot, below it.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date
 
@@ -20,8 +25,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
 
+from adjustText import adjust_text  # noqa: E402
+
+from pipelines.publish.palette import Style  # noqa: E402
 from pipelines.publish.svg import figure_svg  # noqa: E402
 
 plt.rcParams.update({
@@ -42,16 +52,11 @@ plt.rcParams.update({
     "grid.linewidth": 0.6,
 })
 
-# Okabe-Ito: distinguishable with the common colour-vision deficiencies and in greyscale print.
 BAR = "#0072B2"
-BASELINE = "#8c8c8c"
-BEST = "#009E73"
-WORSE = "#D55E00"
-FRONT = "#D55E00"
-SERIES = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8c6d31"]
-MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+FRONT_EDGE = "#1d2330"  # the ring around a point on the Pareto front, and its staircase
 LINESTYLES = ["-", "--", "-.", ":"]
 WIDTH_IN = 5.2
+WIDE_IN = 7.0  # the atlas's small multiples: the PDF's full text width
 
 
 @dataclass(frozen=True)
@@ -60,10 +65,48 @@ class Bar:
     value: float | None
     text: str  # the formatted figure, the same string the table shows
     kind: str = "normal"  # normal | baseline | best
+    color: str = BAR  # the instance's colour (palette.py)
+    tip: str = ""  # the row's details, shown on hover
+
+
+class Tips:
+    """The hover texts of a figure's artists: an artist gets the gid `tip-<n>` and svg.figure_svg writes
+    text n as the <title> of its element; a scatter of several points gets `tips-<n>` and each of its
+    points (an SVG <use>, in order) gets its own text of group n."""
+
+    def __init__(self):
+        self.texts: list[str] = []
+        self.groups: list[list[str]] = []
+
+    def gid(self, text: str) -> str | None:
+        if not text:
+            return None
+        self.texts.append(text)
+        return f"tip-{len(self.texts) - 1}"
+
+    def group(self, texts: list[str]) -> str:
+        self.groups.append(texts)
+        return f"tips-{len(self.groups) - 1}"
+
+
+def _scatter(ax, points: list, xy, tips: Tips, **style) -> None:
+    """One scatter of `points` (all in one style), each point with its own hover text (`point.tip`):
+    one artist, not one per point, keeps a chart of hundreds of results quick to draw. A point without
+    finite coordinates is left out here, as matplotlib would, so every drawn point gets its own text."""
+    points = [p for p in points if all(math.isfinite(v) for v in xy(p))]
+    ax.scatter([xy(p)[0] for p in points], [xy(p)[1] for p in points], gid=tips.group([p.tip for p in points]), **style)
 
 
 # Dollar ticks on a log axis: decades need no cents, except below one dollar.
 _LOG_USD = FuncFormatter(lambda value, _pos: f"${value:,.0f}" if value >= 1 else f"${value:,.2f}")
+
+
+def _compact_usd(value: float, _pos=None) -> str:
+    """$950, $1.2k, $35k, $1.2M: short ticks for the small panels."""
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"${value / scale:,.3g}{suffix}"
+    return f"${value:,.3g}" if value >= 1 else f"${value:.2f}"
 
 
 def _usd_axis(axis) -> None:
@@ -77,25 +120,25 @@ def _usd_axis(axis) -> None:
 
 def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_text: str = "no result",
               signed: bool = False) -> str:
-    """Horizontal bars, one per instance, with the table's figure written beside each bar.
+    """Horizontal bars, one per instance in its own colour, with the table's figure written beside each
+    bar; the baseline's bar is hatched and its name and the cheapest's are bold.
 
-    `signed` draws a diverging chart (savings): positive bars green, negative vermilion. Every
-    figure is written right of its bar's end, or right of zero for a negative bar, where its row
-    is free ("1.27× the baseline's cost" is too long to sit between a bar and the instance names).
+    `signed` draws a diverging chart (savings). Every figure is written right of its bar's end, or
+    right of zero for a negative bar, where its row is free ("1.27× the baseline's cost" is too long to
+    sit between a bar and the instance names), and the axis is widened until every figure fits.
     """
     height = 0.36 * len(bars) + 0.8
     fig, ax = plt.subplots(figsize=(WIDTH_IN, height))
+    tips = Tips()
     rows = bars[::-1]
-    labels = [b.label for b in rows]
     values = [b.value if b.value is not None else 0.0 for b in rows]
-    if signed:
-        colors = [BEST if v >= 0 else WORSE for v in values]
-    else:
-        colors = [{"baseline": BASELINE, "best": BEST}.get(b.kind, BAR) for b in rows]
-    ax.barh(range(len(rows)), values, color=colors, height=0.62, zorder=2)
-    ax.set_yticks(range(len(rows)), labels)
+    for y, (bar, value) in enumerate(zip(rows, values)):
+        ax.barh(y, value, color=bar.color, height=0.62, zorder=2, gid=tips.gid(bar.tip),
+                hatch="////" if bar.kind == "baseline" else None, edgecolor="#ffffff" if bar.kind == "baseline" else None,
+                linewidth=0)
+    ax.set_yticks(range(len(rows)), [b.label for b in rows])
     for tick, bar in zip(ax.get_yticklabels(), rows):
-        if bar.kind in ("baseline", "best") and not signed:
+        if bar.kind in ("baseline", "best"):
             tick.set_fontweight("bold")
     low = min([0.0] + values)
     high = max([0.0] + values)
@@ -105,7 +148,7 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     for y, (bar, value) in enumerate(zip(rows, values)):
         missing = bar.value is None
         texts.append(ax.text(max(value, 0.0) + pad, y, missing_text if missing else bar.text, va="center", ha="left",
-                             color="#666666" if missing else "#222222", style="italic" if missing else "normal"))
+                             color="#5E5E5E" if missing else "#222222", style="italic" if missing else "normal"))
     left = low - span * 0.04 if low < 0 else 0.0
     ax.set_xlim(left, _room_for(ax, fig, texts, left, high + span * 0.04))
     ax.set_ylim(-0.6, len(rows) - 0.4)
@@ -117,7 +160,7 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     ax.axvline(0, color="#333333", linewidth=0.8, zorder=3)
     ax.tick_params(axis="y", length=0)
     ax.spines["left"].set_visible(False)
-    return figure_svg(fig, chart_id, alt)
+    return figure_svg(fig, chart_id, alt, tips.texts)
 
 
 def _room_for(ax, fig, texts, left: float, right: float) -> float:
@@ -131,47 +174,15 @@ def _room_for(ax, fig, texts, left: float, right: float) -> float:
     return right
 
 
-def _place_labels(ax, fig, points: list[tuple[str, float, float]], fontsize: float) -> None:
-    """Write each point's label beside it, moving labels down (with a leader line) so none overlap.
-
-    Greedy in display coordinates: labels are placed top to bottom; a label whose box would
-    overlap one already placed moves down by one line height until it is free.
-    """
-    to_px = ax.transData.transform
-    char_w = fontsize * 0.62 * fig.dpi / 72
-    line_h = fontsize * 1.35 * fig.dpi / 72
-    placed: list[tuple[float, float, float, float]] = []
-    x_max_px = ax.bbox.x1
-    order = sorted(range(len(points)), key=lambda i: (-to_px((points[i][1], points[i][2]))[1], points[i][1]))
-    for i in order:
-        label, x, y = points[i]
-        if not label:
-            continue
-        px, py = to_px((x, y))
-        width = char_w * len(label)
-        left_side = px + 8 + width > x_max_px + 40  # no room on the right: write it on the left
-        x0 = px - 8 - width if left_side else px + 8
-        ty = py + 3
-        for _ in range(40):
-            box = (x0, ty - line_h / 2, x0 + width, ty + line_h / 2)
-            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
-                break
-            ty -= line_h
-        placed.append(box)
-        dx, dy = (x0 - px) * 72 / fig.dpi, (ty - py) * 72 / fig.dpi
-        moved = abs(ty - (py + 3)) > 1
-        ax.annotate(label, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize,
-                    ha="left", va="center", color="#222222",
-                    arrowprops={"arrowstyle": "-", "color": "#999999", "linewidth": 0.5,
-                                "shrinkA": 0, "shrinkB": 3} if moved else None)
-
-
 @dataclass(frozen=True)
 class Point:
     label: str  # "" leaves the point unlabelled
     minutes: float
     usd: float
     on_front: bool
+    style: Style = Style(BAR, "o")  # the instance's or accelerator's colour and marker
+    tip: str = ""  # the row's details, shown on hover
+    key: str = ""  # the legend entry the style stands for ("" when labels name the points)
 
 
 def _spans_decades(values: list[float]) -> bool:
@@ -199,86 +210,184 @@ def _scale(ax, which: str, values: list[float], log_room: tuple[float, float], l
     return False
 
 
+def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
+    """Each labelled point's name beside it: adjustText moves the labels off each other and off the
+    points; a last pass moves any label still overlapping one before it, a point, or the axes' edge up
+    or down to the nearest free line, so none sits on another, on a point or on a tick label; a leader line joins a label
+    that ended away from its point."""
+    labelled = [p for p in points if p.label]
+    if not labelled:
+        return
+    texts = [ax.text(p.minutes, p.usd, p.label, fontsize=fontsize, color="#222222", ha="left", va="bottom")
+             for p in labelled]
+    adjust_text(texts, x=[p.minutes for p in points], y=[p.usd for p in points], ax=ax, ensure_inside_axes=True,
+                expand=(1.15, 1.4), iter_lim=120)  # a count, not adjustText's default 1 s: the same bytes every build
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    to_data = ax.transData.inverted()
+    marks = [Bbox.from_bounds(x - 5, y - 5, 10, 10)
+             for x, y in ax.transData.transform([(p.minutes, p.usd) for p in points])]
+    placed = []
+    for text, point in zip(texts, labelled):
+        box = text.get_window_extent(renderer)
+        px = ax.transData.transform((point.minutes, point.usd))[0]
+        step = box.height * 1.15
+        # where it is, then its mirror left of the point, then a line up or down at a time, nearest first
+        shifts = sorted(((dx, k * step) for k in range(-30, 31) for dx in (0.0, px - 6 - box.x1)),
+                        key=lambda s: (abs(s[1]) + (0 if s[0] == 0 else step * 0.5), s[0] != 0, s[1] > 0))
+        for dx, dy in shifts:
+            moved = box.translated(dx, dy)
+            fits = frame.x0 <= moved.x0 and moved.x1 <= frame.x1 and frame.y0 <= moved.y0 and moved.y1 <= frame.y1
+            if fits and not any(moved.overlaps(other) for other in placed + marks):
+                break
+        else:
+            moved, dx, dy = box, 0.0, 0.0
+        if dx or dy:
+            x, y = ax.transData.transform(text.get_position())
+            text.set_position(to_data.transform((x + dx, y + dy)))
+        placed.append(moved)
+    for point, box in zip(labelled, placed):
+        px, py = ax.transData.transform((point.minutes, point.usd))
+        nx, ny = min(max(px, box.x0), box.x1), min(max(py, box.y0), box.y1)  # the box's nearest point
+        if (nx - px) ** 2 + (ny - py) ** 2 > 7 ** 2:
+            (x0, y0), (x1, y1) = to_data.transform([(px, py), (nx, ny)])
+            ax.plot([x0, x1], [y0, y1], color="#777777", linewidth=0.5, zorder=1)
+
+
 def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
-    """Time to train against cost to train; the Pareto front joined by a staircase.
+    """Time to train against cost to train; the Pareto front ringed and joined by a staircase.
 
     Down and to the left is better; the staircase is the boundary no point crosses: every point
     above and to the right of it is beaten on both time and cost by a point on it. An axis whose
     values span more than a decade (MLPerf results from 8 to 8,000 accelerators) is logarithmic.
+    Points keep their instance's (or accelerator's) colour and marker; where they stand for a `key`
+    (an accelerator model), a legend below the plot names them.
     """
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
-    others = [p for p in points if not p.on_front]
+    tips = Tips()
     front = sorted((p for p in points if p.on_front), key=lambda p: (p.minutes, p.usd))
-    if others:
-        ax.scatter([p.minutes for p in others], [p.usd for p in others], color=BAR, s=24, zorder=3, alpha=0.85,
-                   label="matched or beaten on both")
-    ax.scatter([p.minutes for p in front], [p.usd for p in front], color=FRONT, marker="D", s=30, zorder=4,
-               label="Pareto front")
+    groups: dict[tuple, list[Point]] = {}
+    for p in points:
+        groups.setdefault((p.style, p.on_front), []).append(p)
+    for (style, on_front), members in groups.items():
+        _scatter(ax, members, lambda p: (p.minutes, p.usd), tips, color=style.color, marker=style.marker,
+                 s=42 if on_front else 26, edgecolors=FRONT_EDGE if on_front else "none",
+                 linewidths=1.3 if on_front else 0, zorder=4 if on_front else 3)
     if len(front) > 1:
         xs, ys = [front[0].minutes], [front[0].usd]
         for p in front[1:]:
             xs += [p.minutes, p.minutes]
             ys += [ys[-1], p.usd]
-        ax.plot(xs, ys, color=FRONT, linewidth=1, linestyle="--", zorder=2)
-    x_log = _scale(ax, "x", [p.minutes for p in points], log_room=(1.4, 2.6), linear_room=(0.1, 0.45),
+        ax.plot(xs, ys, color=FRONT_EDGE, linewidth=0.9, linestyle="--", zorder=2)
+    x_log = _scale(ax, "x", [p.minutes for p in points], log_room=(1.4, 2.2), linear_room=(0.1, 0.35),
                    ticks=FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
-    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.6), linear_room=(0.25, 0.15), ticks=None)
+    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.8), linear_room=(0.25, 0.2), ticks=None)
     ax.set_xlabel("Time to train (minutes" + (", log scale)" if x_log else ")"))
     ax.set_ylabel("Cost to train (USD" + (", log scale)" if y_log else ")"))
     ax.grid(True, which="major", zorder=0)
-    ax.legend(loc="best", frameon=False, fontsize=8)
+    handles = [Line2D([], [], color="none", marker="o", markerfacecolor="#ffffff", markeredgecolor=FRONT_EDGE,
+                      markeredgewidth=1.3, linestyle="--", label="Pareto front (ringed)")]
+    keys = dict.fromkeys(p.key for p in points if p.key)
+    styles = {p.key: p.style for p in points if p.key}
+    handles += [Line2D([], [], color=styles[k].color, marker=styles[k].marker, linestyle="none", label=k) for k in keys]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(handles)),
+              frameon=False, fontsize=7.5, handletextpad=0.3, columnspacing=1.2)
     fig.tight_layout()
-    labelled = [(p.label, p.minutes, p.usd) for p in points if p.label]
-    _place_labels(ax, fig, labelled, fontsize=8.5 if len(labelled) <= 8 else 7)
-    return figure_svg(fig, chart_id, alt)
+    _label_points(ax, fig, points, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
+    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups)
 
 
 def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str, chart_id: str, alt: str,
-                        until: date | None = None) -> str:
-    """Step lines of hourly price over the snapshot dates, one per instance, told apart by colour,
-    marker and line style (legible in greyscale print too); the legend sits below the plot.
+                        until: date | None = None, styles: dict[str, Style] | None = None,
+                        tips: dict[str, list[str]] | None = None) -> str:
+    """Step lines of hourly price over the snapshot dates, one per instance in its colour and marker
+    (legible in greyscale print too); the legend sits below the plot.
 
-    Markers sit on the snapshots; each line goes on to `until` (the report's price date), since a
-    price stays in force until a newer snapshot replaces it.
+    Markers sit on the snapshots (hover: `tips[label][i]`); each line goes on to `until` (the report's
+    price date), since a price stays in force until a newer snapshot replaces it.
     """
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.0 + 0.2 * ((len(series) + 1) // 2)))
+    hover = Tips()
     for i, (label, points) in enumerate(series.items()):
+        style = (styles or {}).get(label) or Style(BAR, "o")
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
-        color = SERIES[i % len(SERIES)]
         line_xs, line_ys = (xs + [until], ys + [ys[-1]]) if points and until and until > xs[-1] else (xs, ys)
-        ax.plot(line_xs, line_ys, drawstyle="steps-post", color=color, linewidth=1.3,
-                linestyle=LINESTYLES[(i // len(SERIES)) % len(LINESTYLES)],
-                marker=MARKERS[i % len(MARKERS)], markersize=4, markevery=list(range(len(xs))), label=label)
+        ax.plot(line_xs, line_ys, drawstyle="steps-post", color=style.color, linewidth=1.3,
+                linestyle=LINESTYLES[i % len(LINESTYLES)], label=label, marker=style.marker, markersize=4,
+                markevery=list(range(len(xs))))
+        for j, (x, y) in enumerate(zip(xs, ys)):  # an invisible target per snapshot for its hover text
+            text = ((tips or {}).get(label) or [""] * len(xs))[j]
+            ax.scatter([x], [y], s=36, color=style.color, alpha=0.0, zorder=5, gid=hover.gid(text))
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
     _usd_axis(ax.yaxis)
     ax.margins(x=0.04)
+    ax.tick_params(axis="x", pad=7)  # the first date's label clear of the "$0" beside the corner
     ax.xaxis.set_major_locator(mdates.AutoDateLocator(minticks=3, maxticks=8))
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m"))
     ax.grid(axis="y", zorder=0)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, fontsize=8.5)
-    return figure_svg(fig, chart_id, alt)
+    return figure_svg(fig, chart_id, alt, hover.texts)
 
 
-def trend_chart(series: dict[str, list[tuple[int, float]]], rounds: list[str], chart_id: str, alt: str) -> str:
-    """Cheapest cost to train per round (x: index into `rounds`), one line per benchmark model, log scale."""
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.4 + 0.16 * ((len(series) + 2) // 3)))
-    for i, (label, points) in enumerate(series.items()):
-        ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=SERIES[i % len(SERIES)],
-                marker=MARKERS[i % len(MARKERS)], linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=1.2, markersize=4)
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(rounds)))
-    ax.set_xticklabels(rounds, rotation=45 if len(rounds) > 6 else 0, fontsize=8)
-    ax.set_xlim(-0.3, max(len(rounds) - 0.7, 0.3))
-    ax.set_xlabel("MLPerf Training round")
-    ax.set_ylabel("Cheapest cost to train (USD, log scale)")
-    ax.yaxis.set_major_formatter(_LOG_USD)
-    ax.yaxis.set_minor_formatter(NullFormatter())
-    ax.grid(True, which="major", zorder=0)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, frameon=False, fontsize=7.5)
-    fig.tight_layout()
-    return figure_svg(fig, chart_id, alt)
+@dataclass(frozen=True)
+class TrendPoint:
+    round_index: int  # into the chart's rounds
+    usd: float
+    key: str  # the accelerator model of the round's cheapest configuration
+    tip: str = ""
+
+
+def trend_chart(panels: dict[str, list[TrendPoint]], rounds: list[str], styles: dict[str, Style], chart_id: str,
+                alt: str) -> str:
+    """Small multiples: one panel per benchmark model with its cheapest cost to train per round (log
+    scale, each panel its own range), each point in the colour of that configuration's accelerator;
+    one legend of accelerators below. Twenty models in one plot needed twenty colours and a legend
+    larger than the plot; a panel each needs neither."""
+    n = max(len(panels), 1)
+    cols = min(3, n)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(WIDE_IN, 0.6 + 1.45 * rows), sharex=True, squeeze=False,
+                             layout="constrained")
+    hover = Tips()
+    for i, ax in enumerate(axes.flat):
+        if i >= n:
+            ax.set_visible(False)
+            axes.flat[i - cols].xaxis.set_tick_params(labelbottom=True)  # the panel above shows the rounds
+            continue
+        title, points = list(panels.items())[i]
+        ax.plot([p.round_index for p in points], [p.usd for p in points], color="#9a9a9a", linewidth=0.9, zorder=2)
+        groups: dict[Style, list[TrendPoint]] = {}
+        for p in points:
+            groups.setdefault(styles.get(p.key) or Style(BAR, "o"), []).append(p)
+        for style, members in groups.items():
+            _scatter(ax, members, lambda p: (p.round_index, p.usd), hover, color=style.color, marker=style.marker,
+                     s=22, zorder=3)
+        values = [p.usd for p in points]
+        ax.set_yscale("log")
+        ax.set_ylim(min(values) / 2.2, max(values) * 2.2)
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 3.0), numticks=6))
+        ax.yaxis.set_major_formatter(FuncFormatter(_compact_usd))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.tick_params(labelsize=6.5, length=2, pad=1.5)
+        ax.tick_params(axis="x", labelrotation=90)  # every panel alike: a whole corpus has a dozen rounds
+        ax.set_title(title, fontsize=7.5, loc="left", pad=3)
+        ax.grid(True, which="major", axis="y", zorder=0)
+    last = axes.flat[0]
+    last.set_xticks(range(len(rounds)))
+    last.set_xticklabels(rounds, fontsize=6.5)
+    last.set_xlim(-0.5, len(rounds) - 0.5)
+    keys = dict.fromkeys(p.key for points in panels.values() for p in points)
+    handles = [Line2D([], [], color=styles[k].color, marker=styles[k].marker, linestyle="none", label=k)
+               for k in keys if k in styles]
+    fig.supylabel("Cheapest cost to train (USD, log scale)", fontsize=8)
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(4, max(len(handles), 1)), frameon=False,
+               fontsize=7, title="Accelerator of the cheapest configuration", title_fontsize=7, handletextpad=0.3)
+    return figure_svg(fig, chart_id, alt, hover.texts, hover.groups)
+
+
+MEASURED = "#009E73"  # Okabe-Ito green: a point whose energy is measured
 
 
 @dataclass(frozen=True)
@@ -287,29 +396,33 @@ class EmissionsPoint:
     kg_co2e: float
     usd: float
     estimate: bool  # the energy is the board-power estimate, not measured
+    tip: str = ""  # the row's details, shown on hover
 
 
 def emissions_chart(points: list[EmissionsPoint], chart_id: str, alt: str) -> str:
     """Emissions per training run (kg CO2e, location-based) against cost to train.
 
-    Down and to the left is better. Points whose energy is the board-power estimate (an upper
-    bound of the accelerators' own energy) are hollow circles; measured ones filled diamonds.
+    Down and to the left is better. A point whose energy is the board-power estimate (an upper
+    bound of the accelerators' own energy) is a hollow circle, a measured one a filled diamond, so
+    the two read apart in greyscale print too.
     """
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
-    for estimate, marker, name in ((False, "D", "measured energy"), (True, "o", "estimate (board power)")):
+    tips = Tips()
+    for estimate, marker, face, edge, name in ((False, "D", MEASURED, MEASURED, "measured energy"),
+                                               (True, "o", "none", BAR, "estimated energy (board power)")):
         group = [p for p in points if p.estimate == estimate]
         if group:
-            ax.scatter([p.kg_co2e for p in group], [p.usd for p in group], marker=marker, s=28, zorder=3,
-                       facecolors=BEST if not estimate else "none", edgecolors=BEST if not estimate else BAR,
-                       linewidths=1.2, label=name)
-    x_log = _scale(ax, "x", [p.kg_co2e for p in points], log_room=(1.4, 2.6), linear_room=(0.1, 0.45),
+            _scatter(ax, group, lambda p: (p.kg_co2e, p.usd), tips, marker=marker, s=30, facecolors=face,
+                     edgecolors=edge, linewidths=1.2, zorder=3, label=name)
+    x_log = _scale(ax, "x", [p.kg_co2e for p in points], log_room=(1.4, 2.2), linear_room=(0.1, 0.35),
                    ticks=FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
-    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.6), linear_room=(0.25, 0.15), ticks=None)
-    ax.set_xlabel("Emissions per training run (kg CO₂e, location-based" + (", log scale)" if x_log else ")"))
+    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.8), linear_room=(0.25, 0.2), ticks=None)
+    ax.set_xlabel("Emissions per training run (kg CO\u2082e, location-based" + (", log scale)" if x_log else ")"))
     ax.set_ylabel("Cost to train (USD" + (", log scale)" if y_log else ")"))
     ax.grid(True, which="major", zorder=0)
-    ax.legend(loc="best", frameon=False, fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False, fontsize=7.5)
     fig.tight_layout()
-    labelled = [(p.label, p.kg_co2e, p.usd) for p in points if p.label]
-    _place_labels(ax, fig, labelled, fontsize=8.5 if len(labelled) <= 8 else 7)
-    return figure_svg(fig, chart_id, alt)
+    # the label placer reads a Point's x as minutes: here it is the emissions
+    placed = [Point(p.label, p.kg_co2e, p.usd, False) for p in points]
+    _label_points(ax, fig, placed, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
+    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups)

@@ -63,7 +63,7 @@ def build_context(
     numbering = Numbering()
     summary_number = numbering.table()  # the summary's table comes first in reading order
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
-                                 price_history=price_history, cost_changes=cost_changes)
+                                 price_history=price_history, cost_changes=cost_changes, cost=cost)
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(
@@ -117,13 +117,14 @@ def summary_table(number: int, sections: tuple[Section, ...], previous: str | No
     for s in sections:
         for b in s.benchmarks:
             head = Cell(b.short, link=b.heading.anchor, subs=(b.comparison,))
+            facets = (("Benchmark", b.short),)
             if b.cheapest is None:
-                rows.append(Row((head,), span="no measured result on any compared instance"))
+                rows.append(Row((head,), span="no measured result on any compared instance", facets=facets))
                 continue
             rows.append(Row((
                 head, Cell(b.cheapest.label, strong=True), Cell(b.cheapest.cost, sort=b.cheapest.usd),
                 Cell("baseline" if b.cheapest_is_baseline else b.savings, sort=b.savings_pct, subs=(f"vs {b.baseline}",)),
                 Cell(b.fastest.label, sort=b.fastest.minutes, subs=(b.fastest.time,)), Cell(", ".join(b.front)), Cell(b.since),
-            )))
+            ), facets=facets))
     return Table(number, "Cheapest and fastest instance per comparison and benchmark, and what the last price "
                          "snapshot changed", columns, tuple(rows), css="summary-table", cards=True)

@@ -51,6 +51,13 @@ def energy_cells(r: dict, numbering: Numbering, key: str) -> tuple[Cell, Cell]:
     return energy, emissions
 
 
+def _tip(r: dict, label) -> str:
+    """A point's hover text: the figures of its row, as the table shows them."""
+    return " · ".join((label(r), f"energy {fmt.kwh(r['energy_kwh'])} ({r['energy_basis']})",
+                       f"emissions {fmt.kg_co2e(r['emissions_kg_co2e'])} in {r['provider']} {r['region']}",
+                       f"cost to train {fmt.usd(r['cost_to_train_usd'])}"))
+
+
 def emissions_figure(numbering: Numbering, rows: list[dict], title: str, label) -> Figure | None:
     """Cost to train against emissions per run of the rows that have both (numbered only when it is
     drawn); None below two points. ``label``: a row's name on the chart."""
@@ -59,7 +66,7 @@ def emissions_figure(numbering: Numbering, rows: list[dict], title: str, label) 
         return None
     number = numbering.figure()
     points = [charts.EmissionsPoint(label(r), r["emissions_kg_co2e"], r["cost_to_train_usd"],
-                                    r["energy_basis"] == ESTIMATE) for r in known]
+                                    r["energy_basis"] == ESTIMATE, _tip(r, label)) for r in known]
     estimated = sum(1 for p in points if p.estimate)
     alt = (f"Scatter plot of emissions per training run against cost to train for {title}: "
            + "; ".join(f"{label(r)} {fmt.kg_co2e(r['emissions_kg_co2e'])}"

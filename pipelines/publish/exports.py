@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.columns import DATA_FILES
 from pipelines.publish.store import write_atomic
 
 
@@ -24,10 +25,8 @@ def write_table(folder: Path, name: str, frame: pl.DataFrame) -> list[Path]:
 
 # mlperf_scores.csv starts with the columns the official result summarizer's CSV has
 SCORE_COLUMNS = ["round", "submitter", "system", "benchmark", "runs", "dropped_runs", "time_to_train_minutes"]
-# the atlas's data files: file name -> the atlas table it holds
-ATLAS_FILES = {"mlperf_scores": "atlas_scores", "atlas": "atlas_costs", "atlas_not_priced": "atlas_unpriced",
-               "atlas_trend": "atlas_trend", "mlperf_runs": "atlas_runs", "atlas_systems": "atlas_systems",
-               "atlas_prices": "atlas_prices"}
+# the atlas's data files: file name -> the atlas table it holds (one list with the landing page's)
+ATLAS_FILES = {name: table for name, (table, _rows) in DATA_FILES["atlas"].items()}
 
 
 def write_atlas_data(folder: Path, tables: dict[str, pl.DataFrame]) -> list[Path]:

@@ -1,17 +1,98 @@
-"""REPORTS_DIR/index.html: every published report with its price date."""
+"""REPORTS_DIR/index.html, the landing page: every published report by price date, the MLPerf atlas
+(REPORTS_DIR/atlas) when there is one, and the data files of the newest of each with what every
+column means (pipelines/columns.py). Links are relative, so the folder opens from file:// anywhere.
+"""
 
 from __future__ import annotations
 
+import csv
+from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.publish.render import environment
+from pipelines.columns import DATA_FILES, describe
+from pipelines.config import TEMPLATES_DIR
+from pipelines.publish.render import STYLESHEET, environment
 from pipelines.publish.store import published_dates, write_atomic
 
 
+@dataclass(frozen=True)
+class Published:
+    date: str
+    html: str  # relative to REPORTS_DIR
+    pdf: str | None
+    data: str
+
+
+@dataclass(frozen=True)
+class ColumnMeaning:
+    name: str
+    meaning: str
+    unit: str
+
+
+@dataclass(frozen=True)
+class DataFile:
+    name: str  # "cost_to_train"
+    csv: str  # relative to REPORTS_DIR
+    parquet: str | None
+    holds: str
+    columns: tuple[ColumnMeaning, ...]
+
+
+@dataclass(frozen=True)
+class Document:
+    """The reports or the atlas: each published date, newest first, and the newest one's data files."""
+
+    kind: str  # "report" or "atlas"
+    latest: str | None  # the newest's page through latest/
+    published: tuple[Published, ...]
+    files: tuple[DataFile, ...]
+
+
+UNITS = {"usd": "US dollars", "usd_per_hour": "US dollars per hour", "minutes": "minutes", "percent": "percent",
+         "ratio": "ratio", "count": "count"}
+
+
+def header(path: Path) -> list[str]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return next(csv.reader(handle), [])
+
+
+def data_files(folder: Path, kind: str, prefix: str) -> tuple[DataFile, ...]:
+    """The CSV files of a published data/ folder, each with its columns' meanings."""
+    files = []
+    known = DATA_FILES[kind]
+    for path in sorted(folder.glob("*.csv"), key=lambda p: (p.stem not in known, list(known).index(p.stem)
+                                                           if p.stem in known else 0, p.stem)):
+        table, holds = known.get(path.stem, (path.stem, ""))
+        columns = []
+        for name in header(path):
+            meaning = describe(table, name)
+            columns.append(ColumnMeaning(name, meaning.meaning if meaning else "",
+                                         UNITS.get(meaning.unit, "") if meaning and meaning.unit else ""))
+        parquet = path.with_suffix(".parquet")
+        files.append(DataFile(path.stem, f"{prefix}/{path.name}", f"{prefix}/{parquet.name}" if parquet.exists() else None,
+                              holds, tuple(columns)))
+    return tuple(files)
+
+
+def document(root: Path, kind: str, page: str, prefix: str) -> Document:
+    """The published dates under `root` (REPORTS_DIR, or REPORTS_DIR/atlas) of one kind of document."""
+    dates = sorted(published_dates(root), reverse=True)
+    published = tuple(Published(d, f"{prefix}{d}/{page}.html",
+                                f"{prefix}{d}/{page}.pdf" if (root / d / f"{page}.pdf").exists() else None,
+                                f"{prefix}{d}/data/") for d in dates)
+    latest = root / "latest"
+    has_latest = (latest / f"{page}.html").exists()
+    files = data_files(latest / "data", kind, f"{prefix}latest/data") if (latest / "data").is_dir() else ()
+    return Document(kind, f"{prefix}latest/{page}.html" if has_latest else None, published, files)
+
+
 def write_index(reports: Path, title: str) -> Path:
-    dates = sorted(published_dates(reports), reverse=True)
-    entries = [{"date": d, "has_pdf": (reports / d / "report.pdf").exists()} for d in dates]
-    html = environment().get_template("index.html.j2").render(title=title, entries=entries, css="")
+    css = (TEMPLATES_DIR / STYLESHEET).read_text(encoding="utf-8")
+    html = environment().get_template("index.html.j2").render(
+        title=title, css=css, report=document(reports, "report", "report", ""),
+        atlas=document(reports / "atlas", "atlas", "atlas", "atlas/"))
     path = reports / "index.html"
     write_atomic(path, html.encode("utf-8"))
     return path

@@ -37,6 +37,16 @@ def instance(provider_name: str, instance_type: str) -> str:
     return f"{provider(provider_name)} {instance_type}"
 
 
+# Columns that some inputs have and others not yet (divisions in the atlas, pricing models in price
+# books): a row that has one is filterable by it in the web edition (records.FACETS).
+OPTIONAL_FACETS = (("division", "Division"), ("pricing_model", "Pricing model"))
+
+
+def optional_facets(row: dict) -> tuple[tuple[str, str], ...]:
+    """(filter, value) of the row's optional facet columns that hold a value ("on_demand" reads "on demand")."""
+    return tuple((name, str(row[key]).replace("_", " ")) for key, name in OPTIONAL_FACETS if row.get(key))
+
+
 def instance_of(row) -> str:
     """The instance of a row that has provider and instance_type columns."""
     return instance(row["provider"], row["instance_type"])

@@ -2,12 +2,14 @@
 
 The context builders return these plain frozen records; the macros in templates/macros.html.j2
 render them. Text is formatted once, in Python (pipelines/publish/numbers.py); each table cell
-keeps the number behind its text (`sort`) so a sortable web table orders by value, not by text.
+keeps the number behind its text (`sort`) so a sortable web table orders by value, not by text, and
+each row says what the web edition's filters see in it (`facets`: its provider, accelerator, round, ...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,12 @@ class Column:
     group: str | None = None  # a label over this and the adjacent columns of the same group
     css: str = ""  # how the cells wrap: "system", "file", "hash", "small", "wrap" (a number with words)
     short: str | None = None  # the label beside each cell when a phone shows rows as cards (Table.cards)
+    facet: str | None = None  # the web filter this column's text feeds ("Round", "Division"): declaring it adds the filter
+
+
+# The web edition's filters, in this order when a table has several; a facet not listed here (a new
+# column's) comes after them. Builders name a row's facets with these words.
+FACETS = ("Provider", "Accelerator", "Benchmark", "Round", "Division", "Pricing model")
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,7 @@ class Row:
     cells: tuple[Cell, ...]
     classes: tuple[str, ...] = ()  # "baseline", "cheapest", "no-result"
     span: str | None = None  # a row with only its header cell and this text across the other columns
+    facets: tuple[tuple[str, str], ...] = ()  # (filter, value) for the web filters, beyond its facet columns
 
 
 @dataclass(frozen=True)
@@ -94,10 +103,30 @@ class Table:
     csv: str | None = None  # the data/ export (without extension) that holds every row of this table
     empty: str | None = None  # the one row's text when there are no rows
     cards: bool = False  # on a phone, one card per row: each cell is labelled with its column
+    anchor: str | None = None  # the id of an unnumbered (web-only) table; numbered ones are tab-<number>
+    web_only: bool = False  # in the HTML only (its rows travel as JSON), never in print or the PDF
 
     @property
     def id(self) -> str:
-        return f"tab-{self.number}"
+        return self.anchor or f"tab-{self.number}"
+
+    @cached_property
+    def facets(self) -> tuple[str, ...]:
+        """The filters of this table: those of its rows and its facet columns, in FACETS order."""
+        found = {name for row in self.rows for name, _ in row.facets} | {c.facet for c in self.columns if c.facet}
+        return tuple(sorted(found, key=lambda n: (FACETS.index(n) if n in FACETS else len(FACETS), n)))
+
+    def facet_values(self, row: Row) -> list[str]:
+        """The row's value for each of `facets` ("" where it has none)."""
+        values = dict(row.facets)
+        values.update((c.facet, cell.text) for c, cell in zip(self.columns, row.cells) if c.facet)
+        return [values.get(name, "") for name in self.facets]
+
+    @cached_property
+    def value_columns(self) -> list[int]:
+        """The columns that sort by the number behind their cells (any cell of theirs has one)."""
+        return [i for i in range(len(self.columns)) if any(i < len(r.cells) and r.cells[i].sort is not None
+                                                           for r in self.rows)]
 
     @property
     def head(self) -> list[list[HeadCell]]:
@@ -130,6 +159,7 @@ class Figure:
     svg: str  # inline SVG whose <title> is `alt`
     alt: str
     caption: str
+    css: str = ""  # "wide": a figure that takes the page's whole width and more height in print
 
     @property
     def id(self) -> str:

@@ -19,6 +19,7 @@ from weasyprint import HTML
 from weasyprint.urls import URLFetcher
 
 from pipelines.config import TEMPLATES_DIR
+from pipelines.publish import web_assets
 
 STYLESHEET = "report.css"  # both documents' one stylesheet, inlined
 
@@ -38,16 +39,30 @@ def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["breakable"] = breakable
+    env.filters["rows_json"] = web_assets.rows_json
     return env
 
 
 def render_html(doc, template: str = "report.html.j2", templates: Path = TEMPLATES_DIR) -> str:
     """One self-contained HTML page: `template` (which extends base.html.j2) renders the document
-    record `doc` (the report's or the atlas's context), with the stylesheet inlined."""
+    record `doc` (the report's or the atlas's context), with the stylesheet and the web edition's
+    runtime (sortable, filterable tables: pipelines/publish/web_assets.py) inlined."""
     css = (templates / STYLESHEET).read_text(encoding="utf-8")
     if "</" in css:  # inlined unescaped in <style>: it must not be able to close the element
         raise ValueError(f"{templates / STYLESHEET} contains '</', which would end the inline <style>")
-    return environment(templates).get_template(template).render(css=css, doc=doc)
+    return environment(templates).get_template(template).render(
+        css=css, doc=doc, web_css=web_assets.stylesheet(), web_runtime=web_assets.runtime_json())
+
+
+# Scripts are the web edition's only (WeasyPrint ignores them): dropped before WeasyPrint parses the
+# page, which would otherwise tokenize the runtime and the atlas's every-pair JSON for nothing.
+# Their JSON escapes "<", so no "</script" occurs inside one.
+_SCRIPTS = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
+
+
+def for_print(html: str) -> str:
+    """The page without its scripts: what WeasyPrint lays out."""
+    return _SCRIPTS.sub("", html)
 
 
 class TemplatesOnlyFetcher(URLFetcher):
@@ -75,7 +90,7 @@ class TemplatesOnlyFetcher(URLFetcher):
 
 def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None):
     """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF."""
-    document = HTML(string=html, base_url=str(templates) + "/", url_fetcher=fetcher or TemplatesOnlyFetcher(templates))
+    document = HTML(string=for_print(html), base_url=str(templates) + "/", url_fetcher=fetcher or TemplatesOnlyFetcher(templates))
     return document.render(pdf_variant="pdf/ua-1")
 
 

@@ -147,7 +147,7 @@ def price_table(number: int, changed: list[dict], previous: str) -> Table:
         Row((Cell(_label(r)), Cell(r["region"]),
              Cell(fmt.usd_hour(r["previous_usd_per_hour"]), sort=r["previous_usd_per_hour"], subs=(fmt.day(r["previous_as_of"]),)),
              Cell(fmt.usd_hour(r["current_usd_per_hour"]), sort=r["current_usd_per_hour"], subs=(fmt.day(r["current_as_of"]),)),
-             Cell(fmt.pct(r["change_pct"]), sort=r["change_pct"])))
+             Cell(fmt.pct(r["change_pct"]), sort=r["change_pct"])), facets=(("Provider", labels.provider(r["provider"])),))
         for r in changed), csv="price_changes")
 
 
@@ -162,5 +162,6 @@ def cost_change_table(number: int, moved: list[dict], comparison_titles: dict[st
              Cell(fmt.usd(r["previous_cost_usd"]), sort=r["previous_cost_usd"]),
              Cell(fmt.usd(r["current_cost_usd"]), sort=r["current_cost_usd"]),
              Cell(fmt.pct(r["cost_change_pct"]), sort=r["cost_change_pct"]),
-             Cell(rank(r), sort=r["current_rank"])))
+             Cell(rank(r), sort=r["current_rank"])),
+            facets=(("Provider", labels.provider(r["provider"])), ("Benchmark", labels.short_benchmark(r["benchmark"]))))
         for r in moved), css="cost-changes", csv="cost_changes")

@@ -13,6 +13,7 @@ from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
 from pipelines.publish.footnotes import price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
+from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 from pipelines.publish.report_changes import since
 
@@ -33,10 +34,11 @@ class Sources:
     changes: dict  # (comparison, benchmark) -> its cost_changes rows
     price_date: date
     previous_date: date | None
+    palette: Palette  # one colour and marker per instance, in every figure
 
     @classmethod
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
-                   price_history: pl.DataFrame, cost_changes: pl.DataFrame) -> Sources:
+                   price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame) -> Sources:
         history: dict[tuple, list] = {}
         for r in price_history.filter(pl.col("as_of") <= dates["price_date"]).sort("as_of").iter_rows(named=True):
             history.setdefault(tuple(r[k] for k in INSTANCE_KEY), []).append((r["as_of"], r["usd_per_hour"]))
@@ -50,6 +52,7 @@ class Sources:
                          for r in price_history.iter_rows(named=True)},
             history=history, changes=changes,
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
+            palette=Palette(label(r) for r in cost.sort("position", maintain_order=True).iter_rows(named=True)),
         )
 
 
@@ -144,7 +147,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     return BenchmarkSection(
         heading=Heading(number, labels.benchmark(bench), f"{first['comparison']}-{bench}"),
         short=short, comparison=first["comparison_title"], table=table,
-        figures=cost_figures(rows, short, front, numbering),
+        figures=cost_figures(rows, short, front, numbering, sources.palette),
         cheapest=_pick(cheapest), fastest=_pick(fastest),
         baseline=label(baseline) if baseline else None,
         baseline_cost=fmt.usd(baseline["cost_to_train_usd"]) if baseline and baseline["cost_to_train_usd"] is not None else None,
@@ -229,7 +232,9 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
         *energy_cells(r, numbering, f"{r['system']}:{r['benchmark']}"),
     ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
-                                     ("no-result", cost is None)) if on))
+                                     ("no-result", cost is None)) if on),
+        facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–"))
+        + labels.optional_facets(r))
 
 
 def system_footnote(r: dict, sources: Sources) -> str:
@@ -255,7 +260,19 @@ def _listed(items: list[str]) -> str:
     return "; ".join(items)
 
 
-def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering: Numbering) -> tuple[Figure, ...]:
+def tip(r: dict) -> str:
+    """A row's details for the hover text of its bar or point: the table's figures, formatted once."""
+    parts = [label(r), f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else None,
+             f"time to train {fmt.minutes(r['time_to_train_minutes'])}", f"{fmt.usd_hour(r['usd_per_hour'])} per hour",
+             f"cost to train {fmt.usd(r['cost_to_train_usd'])}" if r["cost_to_train_usd"] is not None else fmt.NO_RESULT,
+             "baseline" if r["is_baseline"] else (f"savings {fmt.savings(r['savings_pct'])}"
+                                                  if r["savings_pct"] is not None else None),
+             f"speedup {fmt.times(r['speedup'])}" if r["speedup"] is not None else None]
+    return " · ".join(p for p in parts if p)
+
+
+def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering: Numbering,
+                 palette: Palette) -> tuple[Figure, ...]:
     """The cost chart; the savings chart when the baseline has a cost; time against cost from two results."""
     known = [r for r in rows if r["cost_to_train_usd"] is not None]
     baseline = next((r for r in rows if r["is_baseline"]), None)
@@ -266,11 +283,11 @@ def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering
         shown = [r for r in rows if id(r) in keep or r["is_baseline"]]
         bars_note = (f", the {len(shown) - (1 if baseline else 0)} cheapest of {len(rows)} instances"
                      + (" and the baseline" if baseline else ""))
-    figures = [cost_figure(numbering.figure(), shown, short, bars_note)]
+    figures = [cost_figure(numbering.figure(), shown, short, bars_note, palette)]
     if baseline and baseline["cost_to_train_usd"] is not None and known:
-        figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note))
+        figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette))
     if len(known) >= 2:
-        figures.append(pareto_figure(numbering.figure(), known, short, front))
+        figures.append(pareto_figure(numbering.figure(), known, short, front, palette))
     emissions = emissions_figure(numbering, known, short, label)
     return tuple(figures) + ((emissions,) if emissions else ())
 
@@ -280,32 +297,38 @@ def _bars_alt(what: str, bars: list[charts.Bar]) -> str:
                                                for b in bars]) + "."
 
 
-def cost_figure(number: int, shown: list[dict], short: str, bars_note: str) -> Figure:
-    bars = [charts.Bar(label(r), r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), _bar_kind(r)) for r in shown]
+def _bar(r: dict, value: float | None, text: str, palette: Palette) -> charts.Bar:
+    return charts.Bar(label(r), value, text, _bar_kind(r), palette[label(r)].color, tip(r))
+
+
+def cost_figure(number: int, shown: list[dict], short: str, bars_note: str, palette: Palette) -> Figure:
+    bars = [_bar(r, r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), palette) for r in shown]
     alt = _bars_alt(f"the cost to train {short} on each instance", bars)
     return Figure(number, charts.bar_chart(bars, "Cost to train (USD)", chart_id(number), alt), alt,
-                  f"{short}: cost to train per instance{bars_note} (green: cheapest, grey: baseline).")
+                  f"{short}: cost to train per instance{bars_note}; the cheapest and the baseline (hatched) in bold, "
+                  f"each instance in its colour in every figure.")
 
 
-def savings_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str) -> Figure:
-    bars = [charts.Bar(label(r), r["savings_pct"], fmt.savings(r["savings_pct"]), _bar_kind(r))
-            for r in shown if not r["is_baseline"]]
+def savings_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str,
+                   palette: Palette) -> Figure:
+    bars = [_bar(r, r["savings_pct"], fmt.savings(r["savings_pct"]), palette) for r in shown if not r["is_baseline"]]
     alt = _bars_alt(f"the savings against the baseline {baseline}", bars)
     return Figure(number, charts.bar_chart(bars, f"Savings against {baseline} (%)", chart_id(number), alt, signed=True),
-                  alt, f"{short}: savings against the baseline {baseline}{bars_note} (green: cheaper, vermilion: "
-                       f"costs more, written as a multiple of the baseline's cost).")
+                  alt, f"{short}: savings against the baseline {baseline}{bars_note}: right of zero cheaper, left of "
+                       f"zero dearer, written as a multiple of the baseline's cost.")
 
 
-def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...]) -> Figure:
+def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...], palette: Palette) -> Figure:
     """Time against cost; past MAX_POINT_LABELS points only the front and the baseline are labelled."""
     many = len(known) > MAX_POINT_LABELS
     points = [charts.Point(label(r) if not many or r["on_pareto_front"] or r["is_baseline"] else "",
-                           r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"]))
+                           r["time_to_train_minutes"], r["cost_to_train_usd"], bool(r["on_pareto_front"]),
+                           palette[label(r)], tip(r))
               for r in sorted(known, key=lambda r: r["position"])]
     alt = (f"Scatter plot of time to train against cost to train for {short}: "
            + _listed([f"{label(r)} {fmt.minutes(r['time_to_train_minutes'])}, {fmt.usd(r['cost_to_train_usd'])}"
                       for r in known]) + ". On the Pareto front: " + ", ".join(front) + ".")
-    caption = (f"{short}: time against cost to train. Diamonds mark the Pareto front ({', '.join(front)})"
+    caption = (f"{short}: time against cost to train. Ringed points are the Pareto front ({', '.join(front)})"
                + (", joined by a dashed staircase" if len(front) > 1 else "")
                + "; every other point is matched or beaten on both time and cost by a point on the front"
                + (" (labels on the front and the baseline only)" if many else "") + ".")
@@ -327,7 +350,8 @@ def history_figure(number: int, section: int, comparison: pl.DataFrame, sources:
            f"each price in force until the next snapshot or {fmt.day(sources.price_date)}: "
            + _listed([f"{k}: " + (", ".join(f"{d.isoformat()} {fmt.usd_hour(p)}" for d, p in v) or "no price")
                       for k, v in series.items()]) + ".")
+    tips = {k: [f"{k}: {fmt.usd_hour(p)} per hour from {d.isoformat()}" for d, p in v] for k, v in series.items()}
     svg = charts.price_history_chart(series, "On-demand price (USD per hour)", chart_id(number), alt,
-                                     until=sources.price_date)
+                                     until=sources.price_date, styles={k: sources.palette[k] for k in series}, tips=tips)
     return Figure(number, svg, alt, f"On-demand price history of the instances compared in section {section}{note}, "
                                     f"up to {fmt.day(sources.price_date)}.")
