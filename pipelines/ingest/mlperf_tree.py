@@ -28,8 +28,11 @@ such field, another value) has division None; the summarizer gives no score to t
 (it skips a system without JSON and stops on one without the field), so such an entry is never
 ranked among scored results.
 
-Per-benchmark facts beyond the time (throughput today, energy from power logs next) are computed
-in one place, ``BENCHMARK_FACTS``, from the same runs the time score uses.
+Per-benchmark facts beyond the time are computed from the same runs the time score uses:
+throughput in ``BENCHMARK_FACTS``; the measured energy of a folder with power logs
+(``<benchmark>/power/<result>/``, mlperf_power) after the time score, whose runs and scaling factor
+it averages (mlperf_scores: energy_joules, energy_kwh, official_energy_joules, energy_runs,
+energy_note; mlperf_runs: the per-run values).
 
 Files are parsed one at a time; only small rows are kept, so memory stays flat.
 """
