@@ -171,3 +171,11 @@ def test_the_reports_cost_rows_use_the_mapped_systems_measured_or_estimated_ener
     assert h100["energy_kwh"] == pytest.approx(16 * 700 * 20 / 60 / 1000, rel=1e-12)
     assert h100["emissions_kg_co2e"] is None and h100["emissions_note"] == "no emissions: no PUE for azure/eastus"
     assert none["energy_kwh"] is None and none["emissions_note"] == "no emissions: no energy"
+
+
+def test_a_catalog_without_board_power_columns_takes_the_projects(tmp_path):
+    from pipelines.config import BUNDLED_RAW
+    from pipelines.ingest.board_power import has_board_power
+    old = tmp_path / "accelerators.csv"
+    old.write_text("model,vendor,name_regex,system_regex,memory_gb,cloud_model,assumption\nX,V,x,,,,\n", encoding="utf-8")
+    assert not has_board_power(old) and has_board_power(BUNDLED_RAW / "accelerators.csv")

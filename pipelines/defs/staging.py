@@ -13,7 +13,7 @@ from pipelines.errors import InputError
 from pipelines.ingest.fingerprint import input_files
 from pipelines.ingest.mlperf_rules import round_order
 from pipelines.ingest.accelerators import read_catalog_table
-from pipelines.ingest.board_power import read_board_power
+from pipelines.ingest.board_power import has_board_power, read_board_power
 from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.report_config import parse_report_config
@@ -71,6 +71,8 @@ def _public_facts(settings: PipelineSettings, relative: str) -> tuple[Path, str]
 @input_errors_as_failures
 def stg_board_power(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path, _ = _public_facts(settings, "accelerators.csv")
+    if not has_board_power(path):  # a data set's own catalog from before the board power columns
+        path = BUNDLED_RAW / "accelerators.csv"
     return _load(context, settings, "stg_board_power", board_power_in=read_board_power(path))
 
 
