@@ -11,6 +11,7 @@ from pipelines.ingest.mlperf_quirks import MODEL_NAMES
 from pipelines.ingest.mlperf_rules import RULES
 from pipelines.metrics.atlas import DIVISION_ORDER
 from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
 from pipelines.publish.footnotes import price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
@@ -172,7 +173,7 @@ RESULT_COLUMNS = (
     Column("Time to train", numeric=True), Column("Cheapest instance"), Column("USD per hour", numeric=True),
     Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True),
     Column("USD per accel\u200berator-hour", numeric=True),
-)
+) + ENERGY_COLUMNS
 
 
 def results_table(number: int, model: str, round_: str, results: list[dict], numbering: Numbering,
@@ -218,6 +219,7 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
         Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"]),
         Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
         Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
+        *energy_cells(r, numbering, f"{r['folder']}:{r['system']}:{r['benchmark']}"),
     ), classes=("cheapest",) if rank == 1 else (),
         facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"))
         + labels.optional_facets(r))
