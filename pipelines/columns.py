@@ -31,6 +31,8 @@ FORMATS = {
     "percent": numbers.pct,
     "ratio": numbers.times,
     "count": numbers.count,
+    "kwh": numbers.kwh,
+    "kg_co2e": numbers.kg_co2e,
 }
 
 COLUMNS: dict[str, Column] = {
@@ -201,6 +203,47 @@ COLUMNS: dict[str, Column] = {
     "deviates_from_rules": Column("true when rule_deviation says the official score departs from the written rules"),
     "official_crash": Column("the error that stops the official summarizer on this entry's system or folder, when it "
                              "does (no official score)"),
+    # energy and carbon (docs/energy_and_carbon.md)
+    "energy_joules": Column("measured energy of the training run, joules: the power logs scored as the official "
+                            "summarizer scores them (olympic mean of the runs, scaling.json applied; empty without "
+                            "power logs or when a log is unusable, energy_note says why)"),
+    "energy_kwh": Column("energy of one training run, kWh (joules / 3,600,000); in priced tables the measured value "
+                         "where there is one, else the board-power estimate (energy_basis says which)", "kwh"),
+    "official_energy_joules": Column("the official summarizer's energy, joules, where it computes one (it departs from "
+                                     "the rules on some logs: energy_note)"),
+    "energy_runs": Column("runs averaged into the measured energy"),
+    "energy_note": Column("why the energy is missing, or what is flagged in its power logs (empty when nothing is)"),
+    "power_nodes": Column("node power logs (node_K.txt) of the run"),
+    "power_switches": Column("interconnect power logs (sw_M.txt) of the run"),
+    "energy_averaged": Column("true when the run's energy counts in the entry's olympic mean"),
+    "measured_energy_note": Column("what the entry's power logs flag, or why they give no energy (empty when "
+                                   "nothing is)"),
+    "measured_energy_kwh": Column("energy of the training run measured from MLPerf power logs, kWh", "kwh"),
+    "estimated_energy_kwh": Column("estimate: accelerators x board power x utilization x time to train, kWh", "kwh"),
+    "energy_basis": Column("measured (MLPerf power logs) or estimate (board power); a measured value always wins"),
+    "board_power_w": Column("maximum board power (TDP) of one accelerator, watts (raw/accelerators.csv)"),
+    "board_power_source": Column("the vendor document the board power comes from"),
+    "board_power_as_of": Column("date the board power was read from its source"),
+    "utilization": Column("fraction of board power the estimate assumes (1.0: an upper bound); empty when measured"),
+    "accelerators": Column("accelerators of the measured system that trained (its systems JSON): the count the energy "
+                           "estimate multiplies"),
+    "location": Column("where the region is, for readers"),
+    "cfe": Column("Google's carbon-free energy share of the region (0..1): shown, not applied (emissions are "
+                  "location-based)"),
+    "data_year": Column("the year the grid intensity describes"),
+    "pue": Column("power usage effectiveness of the provider's data centres (facility energy / IT energy): the "
+                  "region's own figure, else the fleet's"),
+    "pue_source": Column("where the PUE comes from (raw/carbon/pue.csv)"),
+    "grid_gco2e_per_kwh": Column("location-based carbon intensity of the region's grid, g CO2e per kWh "
+                                 "(raw/carbon/grid_intensity.csv)"),
+    "grid_as_of": Column("date the grid intensity was published"),
+    "grid_source": Column("where the grid intensity comes from"),
+    "emissions_kg_co2e": Column("emissions of one training run in the instance's region, kg CO2e, location-based: "
+                                "energy (kWh) x PUE x grid intensity (g/kWh) / 1000", "kg_co2e"),
+    "emissions_basis": Column("location-based: the grid's average intensity, not the provider's market-based figure"),
+    "emissions_note": Column("why the emissions are missing (empty when they are known)"),
+    "energy_rank": Column("rank by measured energy per training run within its round, benchmark model and division, "
+                          "1 the least (ties share a rank); empty where the energy is not measured"),
 }
 
 # Where a column of one table means something else than COLUMNS says.
@@ -234,11 +277,23 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),
+    ("atlas_costs", "price_age_days"): Column("days from the price's date to the atlas's price date (its newest "
+                                              "snapshot)", "count"),
+    ("atlas_costs", "stale"): Column("true when the price is more than 365 days older than the atlas's price date"),
     ("atlas_trend", "change_pct"): Column("change of the cheapest cost to train since the model's previous round, "
                                           "percent", "percent"),
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
     ("atlas_trend", "instances_needed"): Column("instances the cheapest configuration needs"),
     ("atlas_prices", "as_of"): Column("date of the price"),
+    ("stg_board_power", "model"): Column("the catalog's accelerator model the board power belongs to"),
+    ("stg_mlperf_scores", "energy_kwh"): Column("measured energy of the training run, kWh (energy_joules / 3,600,000)",
+                                                "kwh"),
+    ("atlas_scores", "energy_kwh"): Column("measured energy of the training run, kWh (energy_joules / 3,600,000)",
+                                           "kwh"),
+    ("stg_mlperf_runs", "energy_joules"): Column("measured energy of this run, joules (its node and switch logs)"),
+    ("atlas_runs", "energy_joules"): Column("measured energy of this run, joules (its node and switch logs)"),
+    ("stg_mlperf_runs", "energy_kwh"): Column("measured energy of this run, kWh", "kwh"),
+    ("atlas_runs", "energy_kwh"): Column("measured energy of this run, kWh", "kwh"),
 }
 
 

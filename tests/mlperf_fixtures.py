@@ -230,13 +230,13 @@ def write_stray_files(bench_dir: Path, log: str) -> None:
 
 
 def write_power_logs(bench_dir: Path, results: list[str], *, watts: float = 2000.0, seconds: int = 60,
-                     stop_at_start: bool = False) -> None:
+                     stop_at_start: bool = False, efficiency: float = 0.95) -> None:
     """power/<result>/node_0.txt per result: readings every 2 s between start and stop (MLPerf
-    power logging); ``stop_at_start`` writes the stop at the start's timestamp, as the v4.0
-    Sustainable Metal Cloud logs do."""
+    power logging) and the AC/DC conversion_eff; ``stop_at_start`` writes the stop at the start's
+    timestamp, as the v4.0 Sustainable Metal Cloud logs do."""
     for result in results:
         t0 = START_MS
-        lines = [mllog("power_measurement_start", time_ms=t0)]
+        lines = [mllog("conversion_eff", efficiency, time_ms=t0), mllog("power_measurement_start", time_ms=t0)]
         lines += [mllog("power_reading", watts, time_ms=t0 + ms) for ms in range(2000, seconds * 1000 + 1, 2000)]
         lines.append(mllog("power_measurement_stop", time_ms=t0 if stop_at_start else t0 + seconds * 1000))
         write_log(bench_dir / "power" / result / "node_0.txt", "".join(lines))

@@ -160,3 +160,51 @@ def test_trend_keeps_the_cheapest_per_round_and_its_change(ranked):
 def test_prices_in_force_ignore_later_snapshots():
     in_force = atlas.prices_in_force(PRICES, date(2023, 1, 1))
     assert in_force.select("instance_type", "usd_per_hour").rows() == [("p4de.24xlarge", 50.0)]
+
+
+def test_round_tables_rank_each_division_apart_and_say_so():
+    """The round's table lists the closed division's results ranked 1, 2, ... then the open ones from 1
+    again, tagged; the section's words are about the closed division."""
+    from pipelines.publish.atlas_rounds import best_per_result, model_section
+    from pipelines.publish.numbering import Numbering
+    from pipelines.publish.palette import Palette
+
+    scores = _scores([("v2.0", "Acme", "closed_a", "resnet", 100.0), ("v2.0", "Acme", "closed_b", "resnet", 50.0),
+                      ("v2.0", "Open", "open_a", "resnet", 10.0)])
+    systems = _systems([("v2.0", "Acme", s, 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")
+                        for s in ("closed_a", "closed_b")] +
+                       [("v2.0", "Open", "open_a", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")])
+    systems = systems.with_columns(pl.when(pl.col("system") == "open_a").then(pl.lit("open"))
+                                   .otherwise(pl.col("division")).alias("division"))
+    frame = atlas.rank(atlas.price_results(atlas.entries(scores, systems), INSTANCES.filter(pl.col("provider") == "aws"),
+                                           atlas.prices_in_force(PRICES, date(2025, 6, 1))))
+    frame = frame.with_columns(pl.lit(None, pl.Utf8).alias("quirk"))
+    assert [(r["system"], r["result_rank"]) for r in best_per_result(frame)] == [
+        ("closed_b", 1), ("closed_a", 2), ("open_a", 1)]
+    section = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]))
+    assert section.cheapest.system == "closed_b" and section.open_results == 1 and section.division == "closed"
+    assert "closed division first, open division ranked apart" in section.table.caption
+    ranks = [(row.cells[0].text, any(t.text == "open division" for t in row.cells[1].tags)) for row in section.table.rows]
+    assert ranks == [("1", False), ("2", False), ("1", True)]
+
+
+def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
+    """The web edition lists the 10 cheapest and every tagged result with a chart per model; the PDF's
+    digest the 3 cheapest of each division, without the chart."""
+    from pipelines.publish.atlas_rounds import DIGEST, WEB, model_section
+    from pipelines.publish.numbering import Numbering
+    from pipelines.publish.palette import Palette
+
+    rows = [("v2.0", "Acme", f"sys_{i:02d}", "resnet", 100.0 + i) for i in range(12)]
+    scores = _scores(rows)
+    systems = _systems([(r, f, s, 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise") for r, f, s, _, _ in rows])
+    frame = atlas.rank(atlas.price_results(atlas.entries(scores, systems), INSTANCES.filter(pl.col("provider") == "aws"),
+                                           atlas.prices_in_force(PRICES, date(2025, 6, 1))))
+    frame = frame.with_columns(pl.lit(None, pl.Utf8).alias("quirk"))
+    web = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]), WEB)
+    digest = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]), DIGEST)
+    # one instance, 12 results, one accelerator: the cheapest (sys_00) is also the cheapest A100 and fastest
+    assert [row.cells[0].text for row in web.table.rows] == [str(i) for i in range(1, 11)]
+    assert [row.cells[0].text for row in digest.table.rows] == ["1", "2", "3"]
+    assert web.figure is not None and digest.figure is None
+    assert "the 3 cheapest or tagged of 12" in digest.table.caption

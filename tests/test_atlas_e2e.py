@@ -93,6 +93,31 @@ def test_costs_in_the_csv_by_hand(sample_atlas):
 
 
 @needs_sample
+def test_price_ages_divisions_and_the_cover_counts(sample_atlas):
+    """Issue 14: each pair's price date, age and staleness; the cover states estimates, unpriced entries
+    and the spread of price ages, counted here from the published CSVs."""
+    folder, _, _ = sample_atlas
+    atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True)
+    assert {"division", "price_as_of", "price_age_days", "stale"} <= set(atlas.columns)
+    assert set(atlas["division"]) == {"closed"}  # the sample's systems JSON are all closed
+    ages = dict(atlas.select("instance_type", "price_age_days").unique().iter_rows())
+    # p3.16xlarge's price is dated 2022-02-08: to 2025-02-08 is 1,096 days (2024 is a leap year), then
+    # 20 + 31 + 30 + 31 + 1 = 113 days to 2025-06-01: 1,209 days, stale; p4de is priced on the date itself
+    assert ages["p3.16xlarge"] == 1209 and ages["p4de.24xlarge"] == 0
+    assert atlas.filter(pl.col("instance_type") == "p3.16xlarge")["stale"].all()
+    assert not atlas.filter(pl.col("instance_type") == "p4de.24xlarge")["stale"].any()
+    unpriced = pl.read_csv(folder / "data/atlas_not_priced.csv")
+    scores = pl.read_csv(folder / "data/mlperf_scores.csv")
+    estimates = atlas.filter(pl.col("price_basis") != "same cloud").height
+    prices = atlas.select("provider", "region", "instance_type", "price_as_of", "stale").unique()
+    cover = " ".join(PdfReader(folder / "atlas.pdf").pages[0].extract_text().split())
+    assert f"Estimates {estimates} of {atlas.height} pairs" in cover
+    assert f"Not priced {unpriced.height} of {scores.height} entries" in cover
+    assert (f"Price ages {prices.height} prices dated {prices['price_as_of'].min()} to {prices['price_as_of'].max()}; "
+            f"{prices['stale'].sum()} stale (over 365 days old)") in cover
+
+
+@needs_sample
 def test_tpus_are_priced_where_they_are_sold(sample_atlas):
     """report.toml buys in us-central1; Cloud TPUs are not sold there, so each is priced in the
     region of its cheapest price (the only one in the bundled price book)."""

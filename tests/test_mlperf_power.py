@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import polars as pl
 import pytest
 from mlperf_logging.compliance_checker.mlp_parser import parse_file
 from mlperf_logging.result_summarizer import result_summarizer as official
@@ -25,9 +26,11 @@ from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_power import (
     RUN_COLUMNS, SCORE_COLUMNS, node_energy, run_columns, score_columns, score_power, switch_energy,
 )
+from pipelines.ingest.mlperf_corpus import score_corpus
 from pipelines.ingest.mlperf_logs import parse_result_file
 from pipelines.ingest.mlperf_rules import benchmark_rule
 from pipelines.ingest.mlperf_summarizer import scaling_factor, score_benchmark
+from pipelines.ingest.mlperf_tree import score_trees
 from tests.mlperf_fixtures import write_log
 from tests.power_fixtures import RULESET, power_log, result_log, write_power_result
 
@@ -106,6 +109,46 @@ def test_small_tree_equals_the_official_summarizer_and_the_hand_computed_energy(
     assert run_rows[3]["energy_joules"] == pytest.approx(_hand_energy(3, 13.0), rel=1e-12)
     assert run_rows[3]["power_nodes"] == 2 and run_rows[3]["power_switches"] == 1
     assert set(row) == set(SCORE_COLUMNS) and set(run_rows[0]) == set(RUN_COLUMNS)
+
+
+def test_the_walker_writes_the_energy_to_mlperf_scores_and_mlperf_runs(tmp_path):
+    """The one walker, both modes: score_trees (the report, strict) and score_corpus (the atlas)."""
+    runs = [(10.0 + i, _standard_run(i)) for i in range(10)]
+    round_dir = tmp_path / "training_results_v5.0"
+    write_power_result(round_dir, "sys1", runs, nodes=2, scaling=1.5)
+    by_hand = 4_315_717.5  # the small tree's olympic mean x 1.5, computed in the test above
+    for run_frame, scores in (score_trees([round_dir]), score_corpus(round_dir, workers=1)[:2][::-1]):
+        row = scores.row(0, named=True)
+        assert row["time_to_train_minutes"] == pytest.approx(sum(10.0 + i for i in range(1, 9)) / 8 * 1.5)
+        assert row["energy_joules"] == pytest.approx(by_hand, rel=1e-12)
+        assert row["energy_kwh"] == pytest.approx(by_hand / 3_600_000, rel=1e-12)
+        assert row["official_energy_joules"] == pytest.approx(by_hand, rel=1e-12)
+        assert row["energy_runs"] == 8 and row["energy_note"] is None
+        run_3 = run_frame.filter(pl.col("run_file").str.ends_with("result_3.txt")).row(0, named=True)
+        assert run_3["energy_joules"] == pytest.approx(_hand_energy(3, 13.0), rel=1e-12)
+        assert run_3["power_nodes"] == 2 and run_3["power_switches"] == 1 and run_3["energy_averaged"]
+        assert run_frame["energy_averaged"].to_list() == [False] + [True] * 8 + [False]
+
+
+def test_the_walker_checks_every_node_of_the_systems_json_has_a_power_log(tmp_path):
+    runs = [(10.0 + i, _standard_run(i)) for i in range(10)]
+    round_dir = tmp_path / "training_results_v5.0"
+    write_power_result(round_dir, "sys1", runs, nodes=3)  # two node logs per run, three nodes
+    scores = score_corpus(round_dir, workers=1)[0]
+    assert scores["energy_joules"][0] is not None  # scored as the official tool scores it, flagged
+    assert "power logs of 2 nodes; the system has 3" in scores["energy_note"][0]
+    with pytest.raises(InputError, match="power logs of 2 nodes; the system has 3"):
+        score_trees([round_dir])
+
+
+def test_a_benchmark_without_power_logs_has_null_energy_columns(tmp_path):
+    round_dir = tmp_path / "training_results_v5.0"
+    bench = write_power_result(round_dir, "sys1", [(10.0 + i, {}) for i in range(10)])
+    shutil.rmtree(bench / "power", ignore_errors=True)
+    runs, scores = score_trees([round_dir])
+    assert scores["time_to_train_minutes"][0] is not None
+    assert scores.select(list(SCORE_COLUMNS)).null_count().row(0) == (1,) * len(SCORE_COLUMNS)
+    assert runs.select(list(RUN_COLUMNS)).null_count().row(0) == (10,) * len(RUN_COLUMNS)
 
 
 def test_a_failed_run_counts_as_dropped_like_the_official_summarizer(tmp_path):

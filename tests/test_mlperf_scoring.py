@@ -88,7 +88,8 @@ def test_olympic_score_of_a_tree(v10):
                    "division": "closed", "rule_deviation": None, "deviates_from_rules": False,
                    "official_crash": None, "scaling_factor": 1.0, "benchmark_model": "resnet",
                    "folder": "ExampleCorp", "benchmark_path": "training_results_v1.0/ExampleCorp/results/sys_a/resnet",
-                   "quirk": None}
+                   "quirk": None, "energy_joules": None, "energy_kwh": None, "official_energy_joules": None,
+                   "energy_runs": None, "energy_note": None}  # no power/ folder: no measured energy
     assert runs.height == 5 and set(runs["status"]) == {"scored"}
     assert dict(runs.schema) == RUNS_SCHEMA and dict(scores.schema) == SCORES_SCHEMA
 
@@ -202,10 +203,16 @@ def test_power_logs_the_official_energy_code_cannot_read_stop_it(tmp_path):
                                    [fx.converged(m) for m in (30.0, 31.0, 32.0, 33.0, 34.0)])
         fx.write_power_logs(bench, [f"result_{i}" for i in range(5)], stop_at_start=stop_at_start)
     _, scores = score_trees([v40])
-    assert only(scores, system="sys_ok")["time_to_train_minutes"] == 32.0
+    ok = only(scores, system="sys_ok")
+    assert ok["time_to_train_minutes"] == 32.0
+    # 2000 W over the whole 60 s window x conversion_eff 0.95 = 1900 W, for the olympic mean of
+    # 31, 32, 33 minutes: 1900 W x 32 x 60 s = 3,648,000 J
+    assert ok["energy_joules"] == pytest.approx(3_648_000.0, rel=1e-12) and ok["energy_runs"] == 3
     smc = only(scores, system="sys_smc")
     assert smc["time_to_train_minutes"] is None
     assert smc["official_crash"] == "power/result_0/node_0.txt: ZeroDivisionError: float division by zero"
+    assert smc["energy_joules"] is None and smc["energy_note"].startswith("no time score, so no energy; ")
+    assert "power_measurement_stop has the start's time" in smc["energy_note"]
 
 
 def test_runs_sorted_naturally(v10):

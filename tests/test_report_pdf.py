@@ -170,7 +170,8 @@ def test_chart_text_is_searchable(published, anchors):
     for word in ("AWS p4d.24xlarge", "Azure Standard_ND40rs_v2", "$10.53", "$29.08", "Cost to train (USD)"):
         assert word in page, word
     assert "Pareto front" in texts[anchors["fig-3"] - 1]
-    assert "On-demand price (USD per hour)" in texts[anchors["fig-9"] - 1]
+    assert "Emissions per training run (kg CO₂e, location-based)" in texts[anchors["fig-4"] - 1]
+    assert "On-demand price (USD per hour)" in texts[anchors["fig-12"] - 1]
 
 
 def _price(file: str, instance: str) -> float:

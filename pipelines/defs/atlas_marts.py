@@ -18,6 +18,7 @@ from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.corpus_rounds import corpus_rounds
 from pipelines.metrics import atlas as metrics
 from pipelines.metrics.price_changes import on_demand, prices_in_force
+from pipelines.metrics.price_age import with_price_age
 from pipelines.warehouse import create_table, read_table, write_frame
 
 # The atlas's marts and publish assets are made when the definitions load (atlas_assets), not when
@@ -29,12 +30,13 @@ UNPRICED_COLUMNS = ["round", "submitter", "system", "benchmark", "benchmark_mode
                     "accelerator_model_name", "accelerator_model", "accelerators_total", "not_priced_because",
                     "folder", "benchmark_path", "quirk"]
 ATLAS_COLUMNS = [
-    "round", "benchmark", "benchmark_model", "submitter", "system", "accelerator_model", "number_of_nodes",
+    "round", "benchmark", "benchmark_model", "division", "submitter", "system", "accelerator_model", "number_of_nodes",
     "accelerators_per_node", "accelerators_total", "time_to_train_minutes", "provider", "region",
     "instance_type", "instance_accelerators", "instances_needed", "idle_accelerators", "usd_per_hour",
     "cost_to_train_usd", "accelerator_hours", "usd_per_accelerator_hour", "cost_rank",
     "cheapest_for_accelerator", "fastest", "on_pareto_front", "price_basis", "status", "price_as_of",
-    "price_certainty", "price_source", "assumption", "folder",
+    "price_age_days", "stale", "price_certainty", "price_source", "assumption", "folder", "energy_kwh", "energy_basis",
+    "emissions_kg_co2e", "emissions_basis", "energy_rank",
 ]
 
 
@@ -135,14 +137,21 @@ def atlas_price_date(conn):
     return conn.sql("select max(as_of) from atlas_prices").fetchall()[0][0]
 
 
-@atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices"],
+@atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices", "stg_board_power",
+                             "stg_grid_intensity", "stg_pue"],
         "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
-        "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis.", kinds=("duckdb", "polars"))
+        "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis; energy per run (measured, else "
+        "estimated from board power), location-based emissions in the instance's region, energy rank.",
+        kinds=("duckdb", "polars"))
 @input_errors_as_failures
 def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        prices = prices_in_force(read_table(conn, "atlas_prices"), atlas_price_date(conn))
-        ranked = metrics.rank(metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices))
+        price_date = atlas_price_date(conn)
+        prices = prices_in_force(read_table(conn, "atlas_prices"), price_date)
+        priced = metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices)
+        priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),
+                                     read_table(conn, "stg_pue"))
+        ranked = with_price_age(metrics.rank(priced), price_date)
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
         return _done(conn, "atlas_costs", preview=True)
 

@@ -23,18 +23,13 @@ def _price_date(settings: PipelineSettings):
         return atlas_price_date(conn)
 
 
-@atlas_asset("atlas_html", ATLAS_TABLES, "The atlas as one self-contained HTML page, written to the run's build folder.",
+@atlas_asset("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to "
+             "the run's build folder.",
              kinds=("html", "jinja"), pool=None)
 def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    from pipelines.publish.atlas_context import build_context
-    from pipelines.publish.render import render_html
+    from pipelines.publish.atlas_rounds import WEB
 
-    mlperf = mlperf_dir_or_fail(settings)
-    with settings.connect() as conn:
-        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
-        price_date = atlas_price_date(conn)
-    html = render_html(build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf)),
-                       "atlas.html.j2")
+    html, price_date = _atlas_page(settings, WEB)
     path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
     write_atomic(path, html.encode("utf-8"))
     return dg.MaterializeResult(metadata={
@@ -42,18 +37,30 @@ def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
         "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), price_date) / "atlas.html"))})
 
 
-@atlas_asset("atlas_pdf", ["atlas_html"], "The atlas as a tagged PDF (WeasyPrint) from the same HTML.", kinds=("pdf",),
-             pool=None)
+def _atlas_page(settings: PipelineSettings, detail) -> tuple[str, object]:
+    """The atlas's HTML at the given level of detail, and its price date."""
+    from pipelines.publish.atlas_context import build_context
+    from pipelines.publish.render import render_html
+
+    mlperf = mlperf_dir_or_fail(settings)
+    with settings.connect() as conn:
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+        price_date = atlas_price_date(conn)
+    doc = build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf), detail=detail)
+    return render_html(doc, "atlas.html.j2"), price_date
+
+
+@atlas_asset("atlas_pdf", ATLAS_TABLES, "The atlas's digest as a tagged PDF (WeasyPrint): the cheapest results per round "
+             "and model; the web edition (atlas_html) has every chart and result.", kinds=("pdf",), pool=None)
 def atlas_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    html_path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
-    if not html_path.exists():
-        raise dg.Failure(description=f"{html_path} is missing: materialize atlas_html in the same run as atlas_pdf")
+    from pipelines.publish.atlas_rounds import DIGEST
     from pipelines.publish.render import render_pdf
 
-    pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=_price_date(settings))
-    write_atomic(html_path.with_name("atlas.pdf"), pdf)
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(html_path.with_name("atlas.pdf"))),
-                                          "bytes": len(pdf)})
+    html, price_date = _atlas_page(settings, DIGEST)
+    pdf = render_pdf(html, created=price_date)
+    path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.pdf"
+    write_atomic(path, pdf)
+    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(pdf)})
 
 
 @atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "

@@ -27,7 +27,8 @@ from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
-from pipelines.ingest.mlperf_corpus import score_corpus
+from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA, score_corpus
+from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA
 
 MLPERF_ROUNDS = dg.DynamicPartitionsDefinition(name="mlperf_rounds")
 CORPUS = "mlperf_corpus"  # the observable source asset standing for MLPERF_DIR
@@ -40,6 +41,15 @@ ROUND_KEYS = [dg.AssetKey(name) for name in ROUND_TABLES]
 NOT_SET = "MLPERF_DIR is not set: the atlas needs the folder holding the training_results_vX.Y trees " \
           "(make atlas MLPERF_DIR=<folder>, python -m pipelines.cli atlas --mlperf-dir <folder>, " \
           "or set it for `make ui`)"
+# The stored tables' columns: a round stored before a column was added (say the measured energy)
+# is stale, and scored again, like a round whose files changed.
+TABLES_VERSION = hashlib.sha256(json.dumps(
+    [list(schema) for schema in (SCORES_SCHEMA, RUNS_SCHEMA, SYSTEMS_SCHEMA)]).encode()).hexdigest()[:12]
+
+
+def scored_version(round_dir: Path) -> str:
+    """The data version of a round's stored tables: its files' fingerprint and the tables' columns."""
+    return f"{round_fingerprint(round_dir)}+{TABLES_VERSION}"
 
 
 def mlperf_dir_or_fail(settings: PipelineSettings):
@@ -53,7 +63,7 @@ def _observe_corpus(settings: PipelineSettings) -> dg.ObserveResult:
     if settings.mlperf is None:
         return dg.ObserveResult(data_version=dg.DataVersion("unset"), metadata={"status": NOT_SET})
     rounds = corpus_rounds(settings.mlperf)
-    prints = {key: round_fingerprint(path) for key, path in rounds.items()}
+    prints = {key: scored_version(path) for key, path in rounds.items()}
     digest = hashlib.sha256(json.dumps(prints, sort_keys=True).encode()).hexdigest()
     return dg.ObserveResult(data_version=dg.DataVersion(digest),
                             metadata={"folder": dg.MetadataValue.path(str(settings.mlperf)),
@@ -86,7 +96,7 @@ def atlas_round(context: dg.AssetExecutionContext, settings: PipelineSettings):
     if key not in rounds:
         raise dg.Failure(description=f"{mlperf}: no folder training_results_{key} (the round was removed?)",
                          allow_retries=False)
-    fingerprint = round_fingerprint(rounds[key])  # before reading: a change meanwhile rescores next time
+    fingerprint = scored_version(rounds[key])  # before reading: a change meanwhile rescores next time
     scores, runs, systems = score_corpus(rounds[key], keep_runs=True)
     context.log.info(f"round {key}: {scores.height} entries, {runs.height} result files ({fingerprint})")
     version = dg.DataVersion(fingerprint)
@@ -123,7 +133,7 @@ def stored(settings: PipelineSettings, key: str) -> bool:
 def rounds_to_score(instance: dg.DagsterInstance, settings: PipelineSettings) -> tuple[dict[str, str], list[str]]:
     """(fingerprint of every round of MLPERF_DIR, the rounds whose stored scores are missing or stale)."""
     rounds = corpus_rounds(mlperf_dir_or_fail(settings))
-    prints = {key: round_fingerprint(path) for key, path in rounds.items()}
+    prints = {key: scored_version(path) for key, path in rounds.items()}
     stale = [key for key, fingerprint in prints.items()
              if recorded_fingerprint(instance, key) != fingerprint or not stored(settings, key)]
     return prints, stale

@@ -10,8 +10,10 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
+from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
+from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.price_age import with_price_age
@@ -80,16 +82,26 @@ def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     return with_price_age(cost, on or date.min, stale_after_days)  # no date: an empty frame
 
 
+def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.DataFrame:
+    """Energy (measured, else the board-power estimate) and location-based emissions per row."""
+    systems = normalized_systems(read_table(conn, "stg_systems"), catalog_rows(read_table(conn, "stg_accelerators")))
+    return report_energy(cost, systems, read_table(conn, "stg_mlperf_scores"), read_table(conn, "stg_board_power"),
+                         read_table(conn, "stg_grid_intensity"), read_table(conn, "stg_pue"))
+
+
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
-          deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons"],
+          deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons",
+                "stg_systems", "stg_accelerators", "stg_mlperf_scores", "stg_board_power", "stg_grid_intensity",
+                "stg_pue"],
           description="Cost to train, savings and speedup against the baseline at its own pricing, samples per dollar, "
                       "USD per accelerator-hour, price to beat, the Pareto front and the commitment break-even, per "
                       "comparison, benchmark, instance and pricing option (report.toml pricing_models, with the "
-                      "user's discounts), at the report's price date.")
+                      "user's discounts), at the report's price date; energy (measured, else estimated from board "
+                      "power) and location-based emissions per run.")
 def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         price_date, _ = _dates(conn)
-        write_frame(conn, "cost_to_train", _cost_at(conn, price_date))
+        write_frame(conn, "cost_to_train", _with_energy(conn, _cost_at(conn, price_date)))
         return _done(conn, "cost_to_train")
 
 

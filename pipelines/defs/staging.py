@@ -13,6 +13,8 @@ from pipelines.errors import InputError
 from pipelines.ingest.fingerprint import input_files
 from pipelines.ingest.mlperf_rules import round_order
 from pipelines.ingest.accelerators import read_catalog_table
+from pipelines.ingest.board_power import has_board_power, read_board_power
+from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
@@ -49,13 +51,50 @@ def _files(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
                       "and the cloud model it is priced as.")
 @input_errors_as_failures
 def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    # Hardware facts, not a team's data: a data set without its own catalog uses the project's.
-    own = settings.raw / "accelerators.csv"
-    path = own if own.exists() or own.is_symlink() else BUNDLED_RAW / "accelerators.csv"
-    frame = read_catalog_table(path).with_columns(file=pl.lit(str(path)))
-    if path != own:
-        frame = frame.with_columns(file=pl.lit("accelerators.csv (the project's catalog: the data set has none)"))
+    path, label = _public_facts(settings, "accelerators.csv")
+    frame = read_catalog_table(path).with_columns(file=pl.lit(label))
     return _load(context, settings, "stg_accelerators", accelerators_in=_relative(frame, settings.raw))
+
+
+def _public_facts(settings: PipelineSettings, relative: str) -> tuple[Path, str]:
+    """(path, file label) of a file of public facts (the accelerator catalog, the carbon factors):
+    hardware and grid facts, not a team's data, so a data set without its own uses the project's."""
+    own = settings.raw / relative
+    if own.exists() or own.is_symlink():
+        return own, str(own)
+    return BUNDLED_RAW / relative, f"{relative} (the project's: the data set has none)"
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
+          description="Board power (TDP) per accelerator model, dated and sourced (the accelerator catalog's "
+                      "board_power_* columns): the energy estimate of results without power logs.")
+@input_errors_as_failures
+def stg_board_power(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    path, _ = _public_facts(settings, "accelerators.csv")
+    if not has_board_power(path):  # a data set's own catalog from before the board power columns
+        path = BUNDLED_RAW / "accelerators.csv"
+    return _load(context, settings, "stg_board_power", board_power_in=read_board_power(path))
+
+
+def _carbon_table(context: dg.AssetExecutionContext, settings: PipelineSettings, name: str, reader) -> dg.MaterializeResult:
+    """carbon/<name>.csv read by ``reader`` into stg_<name> (its SQL reads the frame as <name>_in)."""
+    path, label = _public_facts(settings, f"carbon/{name}.csv")
+    frame = reader(path).with_columns(file=pl.lit(label))
+    return _load(context, settings, f"stg_{name}", **{f"{name}_in": _relative(frame, settings.raw)})
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
+          description="Location-based grid carbon intensity per cloud region (carbon/grid_intensity.csv).")
+@input_errors_as_failures
+def stg_grid_intensity(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    return _carbon_table(context, settings, "grid_intensity", read_grid_intensity)
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
+          description="Data-centre PUE per provider and region (carbon/pue.csv; an empty region: the fleet figure).")
+@input_errors_as_failures
+def stg_pue(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    return _carbon_table(context, settings, "pue", read_pue)
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators"], pool=POOL,

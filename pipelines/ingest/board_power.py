@@ -12,10 +12,13 @@ next to the names they belong to:
     board_power_as_of    the date the figure was read from that document
 
 A model may have several catalog rows (one per way of recognizing it); their figures must agree.
+A data set's own catalog without these columns (written before they existed) takes the board
+power of the project's catalog (defs/staging.py): public facts, the same for every data set.
 """
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import polars as pl
@@ -41,6 +44,16 @@ def _check(path: Path):
             if record[column] is None:
                 raise InputError(path, f"{line} column {column}", "is empty; a board power needs its source and date")
     return check
+
+
+def has_board_power(path: Path) -> bool:
+    """True when the catalog's header has the board_power_w column (an unreadable file: the reader says why)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            header = next(csv.reader(handle), [])
+    except (OSError, UnicodeDecodeError):
+        return True
+    return "board_power_w" in (name.strip() for name in header)
 
 
 def read_board_power(path: Path) -> pl.DataFrame:

@@ -51,16 +51,14 @@ node logs than the system has nodes) is scored as the official tool scores it an
 ``strict=True`` both raise InputError naming the file and line; the two known departures above
 are flagged, never raised.
 
-How the scoring walker calls it, per benchmark folder, with the runs its time score used (any
-objects with ``path``, ``minutes`` and ``scored``, such as mlperf_logs.RunResult)::
+How the scoring walker (mlperf_tree.score_task) calls it, per benchmark folder with ``power/``,
+after the time score (the same runs, the same scaling.json factor; the systems JSON's nodes)::
 
-    minutes, reason = score_benchmark(rule, runs)              # olympic mean, unscaled
-    factor = _scaling_factor(benchmark_dir)
-    power = score_power(benchmark_dir, runs, rule.max_failures,
-                        None if minutes is None else minutes * factor, factor)
-    score_row |= score_columns(power)                           # None: no power/ folder
-    for row, extra in zip(run_rows, run_columns(power, runs)):
-        row |= extra
+    power = score_power(Path(task.path), runs, rule.max_failures, row["time_to_train_minutes"],
+                        row["scaling_factor"] or 1.0, number_of_nodes=task.number_of_nodes, strict=strict)
+    row |= score_columns(power)                                 # mlperf_scores
+    for run_row, extra in zip(run_rows, run_columns(power, runs)):
+        run_row |= extra                                        # mlperf_runs
 """
 
 from __future__ import annotations

@@ -69,6 +69,7 @@ class OfficialSystem:
     submitter: str | None = None
     skipped: str | None = None  # the summarizer skips the system's benchmarks (no score, no crash)
     crash: str | None = None  # the summarizer raises on it and stops on the submitter folder
+    number_of_nodes: int | None = None  # a whole number of nodes, else None (the power rules: every node logs)
 
 
 def olympic_mean(times: list[float], failures: int, max_failures: int) -> float | None:
@@ -147,7 +148,16 @@ def official_system(path: Path) -> OfficialSystem:
             values = ", ".join(f"{name}={desc[name]!r}" for name in fields)
             return OfficialSystem(division, submitter,
                                   crash=f"systems JSON {path.name} ({values}): {type(error).__name__}: {error}")
-    return OfficialSystem(division, submitter)
+    return OfficialSystem(division, submitter, number_of_nodes=_whole(desc.get("number_of_nodes")))
+
+
+def _whole(value: object) -> int | None:
+    """A positive whole number from a systems JSON field ("8" or 8), else None."""
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        return None
+    return number if number > 0 else None
 
 
 def power_crash(benchmark_dir: Path, runs: list[RunResult]) -> str | None:

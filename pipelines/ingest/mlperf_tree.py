@@ -28,8 +28,11 @@ such field, another value) has division None; the summarizer gives no score to t
 (it skips a system without JSON and stops on one without the field), so such an entry is never
 ranked among scored results.
 
-Per-benchmark facts beyond the time (throughput today, energy from power logs next) are computed
-in one place, ``BENCHMARK_FACTS``, from the same runs the time score uses.
+Per-benchmark facts beyond the time are computed from the same runs the time score uses:
+throughput in ``BENCHMARK_FACTS``; the measured energy of a folder with power logs
+(``<benchmark>/power/<result>/``, mlperf_power) after the time score, whose runs and scaling factor
+it averages (mlperf_scores: energy_joules, energy_kwh, official_energy_joules, energy_runs,
+energy_note; mlperf_runs: the per-run values).
 
 Files are parsed one at a time; only small rows are kept, so memory stays flat.
 """
@@ -46,6 +49,7 @@ import polars as pl
 from pipelines.errors import InputError
 from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
+from pipelines.ingest.mlperf_power import RUN_COLUMNS, SCORE_COLUMNS, has_power, run_columns, score_columns, score_power
 from pipelines.ingest.mlperf_rules import BenchmarkRule, benchmark_name, benchmark_rule, normalize_round
 from pipelines.ingest.mlperf_summarizer import official_system, power_crash, scaling_factor, score_benchmark
 
@@ -53,7 +57,7 @@ RUNS_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "run_file": pl.Utf8, "minutes": pl.Float64, "status": pl.Utf8, "reason": pl.Utf8,
     "samples_per_second": pl.Float64, "folder": pl.Utf8,
-}
+} | RUN_COLUMNS  # measured energy per run (mlperf_power), null without power logs
 SCORES_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "runs": pl.Int64, "dropped_runs": pl.Int64, "time_to_train_minutes": pl.Float64,
@@ -61,7 +65,7 @@ SCORES_SCHEMA = {
     "rule_deviation": pl.Utf8, "deviates_from_rules": pl.Boolean, "official_crash": pl.Utf8,
     "scaling_factor": pl.Float64, "benchmark_model": pl.Utf8, "folder": pl.Utf8,
     "benchmark_path": pl.Utf8, "quirk": pl.Utf8,
-}
+} | SCORE_COLUMNS  # measured energy per training run (mlperf_power), null without power logs
 
 _ROUND_FOLDER = re.compile(r"^training_results_(v\d+\.\d+)$")
 _NOT_READ = "the official summarizer does not read this folder"
@@ -83,6 +87,7 @@ class Task:
     division: str | None = None
     system_skipped: str | None = None  # why the official summarizer skips the system
     system_crash: str | None = None  # why it stops on the system
+    number_of_nodes: int | None = None  # the systems JSON's, to check that every node has a power log
 
 
 def _throughput(rule: BenchmarkRule, runs: list[RunResult]) -> dict:
@@ -92,8 +97,8 @@ def _throughput(rule: BenchmarkRule, runs: list[RunResult]) -> dict:
 
 # Facts computed per benchmark from the runs its time score uses (each run's file, minutes and
 # verdict; the rule's failure allowance for olympic averaging): each function returns extra
-# columns of the score row (declare them in SCORES_SCHEMA). Energy from the power logs
-# (<benchmark>/power/<result>/, mlperf_power) goes here.
+# columns of the score row (declare them in SCORES_SCHEMA). Energy needs the time score as well
+# (the same runs, the same scaling factor), so it follows the official answer in score_task.
 BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = (_throughput,)
 
 
@@ -143,7 +148,7 @@ def find_tasks(root: Path, round_: str, strict: bool = False) -> list[Task]:
                     round=round_, folder=submitter_dir.name, submitter=system.submitter or submitter_dir.name,
                     system=system_dir.name, benchmark=benchmark, path=str(path), base=base, quirk=quirk,
                     official_reads=path.parent == system_dir, division=system.division,
-                    system_skipped=system.skipped, system_crash=system.crash,
+                    system_skipped=system.skipped, system_crash=system.crash, number_of_nodes=system.number_of_nodes,
                 ))
     return tasks
 
@@ -175,7 +180,26 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
             "dropped_runs": sum(1 for run in runs if not run.scored)}
     for facts in BENCHMARK_FACTS:
         row |= facts(rule, runs)
-    return row | _official_answer(task, rule, runs, strict), [_run_row(task, rule.benchmark, run) for run in runs]
+    row |= _official_answer(task, rule, runs, strict)
+    run_rows = [_run_row(task, rule.benchmark, run) for run in runs]
+    if task.official_reads and has_power(path):
+        energy = _energy(task, rule, runs, row, strict)
+        row |= score_columns(energy)
+        for run_row, extra in zip(run_rows, run_columns(energy, runs)):
+            run_row |= extra
+    return row, run_rows
+
+
+def _energy(task: Task, rule: BenchmarkRule, runs: list[RunResult], row: dict, strict: bool):
+    """Measured energy of a folder with power logs, over the runs and the time score of ``row``.
+
+    An entry the official summarizer does not score (it stops on the folder, say a v4.0 node log
+    whose stop equals its start) has no time score, so no energy; its note says why and keeps the
+    flags of the logs.
+    """
+    factor = row["scaling_factor"] if row["scaling_factor"] is not None else 1.0
+    return score_power(Path(task.path), runs, rule.max_failures, row["time_to_train_minutes"], factor,
+                       number_of_nodes=task.number_of_nodes, strict=strict)
 
 
 def _official_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResult], strict: bool) -> dict:

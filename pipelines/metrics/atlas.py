@@ -18,6 +18,12 @@ a division gets no official score (mlperf_summarizer) and so is never priced. Th
 the closed division only. Across rounds, the quality target or the rules can change: the trend
 table says where.
 
+Energy and emissions of a row (metrics/energy.py, docs/energy_and_carbon.md): the entry's energy
+per training run, measured from its power logs where it has one, else accelerators x board power x
+time to train (energy_basis says which); emissions = kWh x PUE x grid intensity of the instance's
+region (location-based). Entries with measured energy are ranked by it (energy_rank) within the
+same group as the cost.
+
 Price basis of a row: "same cloud" when the result was measured on that provider's cloud
 (systems JSON status says cloud and the submitter is the provider), otherwise the cost is an
 estimate: a result measured on premises (or on another cloud) priced at this cloud's rates.
@@ -32,6 +38,7 @@ import polars as pl
 from pipelines.errors import InputError
 from pipelines.ingest.mlperf_rules import round_order
 from pipelines.metrics.cost import pareto_front
+from pipelines.metrics.energy import MEASURED, energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force
 
 GROUP = ["round", "benchmark_model", "division"]
@@ -143,16 +150,36 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
     )
 
 
+# the score's power columns that the priced rows do not repeat (atlas_scores keeps them)
+_SCORE_POWER = ["energy_joules", "official_energy_joules", "energy_runs"]
+
+
+def with_energy(priced: pl.DataFrame, board_power: pl.DataFrame, intensity: pl.DataFrame, pue: pl.DataFrame,
+                utilization: float = 1.0) -> pl.DataFrame:
+    """Energy per training run of each priced row's entry and its emissions in the row's region.
+
+    The entry's measured energy (atlas_scores.energy_kwh) wins; its power-log note is kept as
+    measured_energy_note. The energy is that of the MLPerf system that trained: an instance with
+    the same accelerators is assumed to use the same energy for the same run.
+    """
+    rows = (priced.drop([c for c in _SCORE_POWER if c in priced.columns])
+            .rename({"energy_kwh": "measured_energy_kwh", "energy_note": "measured_energy_note"}, strict=False)
+            .with_columns(pl.col("accelerators_total").alias("accelerators")))
+    return energy_and_emissions(rows, board_power, intensity, pue, utilization).drop("accelerators")
+
+
 def rank(priced: pl.DataFrame) -> pl.DataFrame:
     """Cost rank, cheapest per accelerator model, fastest and Pareto front within round x model x
     division; rows ordered by round, model, division (closed first) and rank."""
     if priced.is_empty():
         return priced.with_columns(
             pl.lit(None, pl.Int64).alias("cost_rank"), pl.lit(None, pl.Boolean).alias("cheapest_for_accelerator"),
-            pl.lit(None, pl.Boolean).alias("fastest"), pl.lit(None, pl.Boolean).alias("on_pareto_front"))
+            pl.lit(None, pl.Boolean).alias("fastest"), pl.lit(None, pl.Boolean).alias("on_pareto_front"),
+            *([pl.lit(None, pl.Int64).alias("energy_rank")] if "energy_basis" in priced.columns else []))
     cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
     return (
         priced.with_columns(
+            *([energy_rank()] if "energy_basis" in priced.columns else []),
             cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank"),
             (cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator"),
             (time == time.min().over(GROUP)).alias("fastest"),
@@ -160,6 +187,14 @@ def rank(priced: pl.DataFrame) -> pl.DataFrame:
         )
         .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system")
     )
+
+
+def energy_rank() -> pl.Expr:
+    """Rank of the entry's measured energy per training run in its group, 1 the least; null where
+    the energy is an estimate or unknown. Dense: an entry has one row per instance it is priced
+    on, all with the same energy, and entries with equal energy share a rank."""
+    measured = pl.when(pl.col("energy_basis") == MEASURED).then(pl.col("energy_kwh"))
+    return measured.rank("dense").over(GROUP).cast(pl.Int64).alias("energy_rank")
 
 
 def trend(ranked: pl.DataFrame) -> pl.DataFrame:

@@ -110,3 +110,32 @@ def emissions_per_run(frame: pl.DataFrame, intensity: pl.DataFrame, pue: pl.Data
             .alias("emissions_note"),
         )
     )
+
+
+def energy_and_emissions(rows: pl.DataFrame, board_power: pl.DataFrame, intensity: pl.DataFrame,
+                         pue: pl.DataFrame, utilization: float = 1.0) -> pl.DataFrame:
+    """Energy per training run (measured, else estimated) and its emissions in each row's region.
+
+    rows: accelerator_model, accelerators, time_to_train_minutes, measured_energy_kwh, provider,
+    region: a priced row (the report's cost_to_train, the atlas's pairs).
+    """
+    return emissions_per_run(energy_per_run(rows, board_power, utilization), intensity, pue)
+
+
+def report_energy(cost: pl.DataFrame, systems: pl.DataFrame, scores: pl.DataFrame, board_power: pl.DataFrame,
+                  intensity: pl.DataFrame, pue: pl.DataFrame, utilization: float = 1.0) -> pl.DataFrame:
+    """The report's cost_to_train rows with the energy and emissions of their training run.
+
+    The run is that of the measured system mapped to the instance (its round, system and
+    benchmark): its measured energy from the MLPerf tree's power logs (scores: stg_mlperf_scores),
+    else the estimate from its accelerators and their board power (systems: stg_systems with the
+    catalog's accelerator_model). The emissions are those of the instance's region.
+    """
+    facts = (systems.select("system", pl.col("accelerators_total").alias("accelerators"), "accelerator_model")
+             .unique("system", keep="first", maintain_order=True))
+    measured = (scores.filter(pl.col("energy_kwh").is_not_null())
+                .select("round", "system", "benchmark", pl.col("energy_kwh").alias("measured_energy_kwh"))
+                .unique(["round", "system", "benchmark"], keep="first", maintain_order=True))
+    rows = (cost.join(facts, on="system", how="left", maintain_order="left")
+            .join(measured, on=["round", "system", "benchmark"], how="left", maintain_order="left"))
+    return energy_and_emissions(rows, board_power, intensity, pue, utilization)

@@ -14,14 +14,14 @@ from datetime import date
 import polars as pl
 
 from pipelines.ingest.mlperf_rules import round_key
+from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
-from pipelines.publish.atlas_rounds import RoundChapter, anchor, model_name, round_chapter, target
+from pipelines.publish.atlas_rounds import WEB, Detail, RoundChapter, anchor, model_name, round_chapter, target
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
-MAX_UNPRICED_LISTED = 80
 SUMMARY = Heading("1", "Summary", "summary")
 TREND = Heading("2", "The cheapest cost to train across rounds", "trend", running="2 Across rounds")
 INSTANCES = Heading("A", "Cloud instances and prices", "instances", running="A Cloud instances", kind="appendix")
@@ -37,6 +37,19 @@ class Facts:
     unpriced: int
     instances: int
     runs: int  # result files
+    estimate_pairs: int  # pairs not measured on the cloud they are priced on
+    price_oldest: str | None  # the oldest and newest date of the prices the pairs use
+    price_newest: str | None
+    prices_used: int  # distinct prices (instance, region, date) the pairs use
+    prices_stale: int  # of them, older than the stale age at the price date
+
+    @property
+    def price_ages(self) -> str:
+        return price_ages(self)
+
+    @property
+    def unpriced_share(self) -> str:
+        return fmt.pct(100.0 * self.unpriced / self.entries, signed=False) if self.entries else "–"
 
 
 @dataclass(frozen=True)
@@ -44,7 +57,7 @@ class Unpriced:
     heading: Heading
     total: int
     reasons: tuple[tuple[str, int], ...]  # (why, entries), most frequent first
-    table: Table | None  # the first MAX_UNPRICED_LISTED entries
+    table: Table | None  # the first entries (Detail.unpriced_listed)
 
 
 @dataclass(frozen=True)
@@ -62,13 +75,17 @@ class Atlas:
     methodology: Heading
     instances_heading: Heading
     instances: Table
-    pairs: Table  # web only: every priced result × instance pair
+    pairs: Table | None  # web only: every priced result × instance pair
     counts: Counts
+    detail: Detail = WEB
+    stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
 
 
-def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str) -> Atlas:
+def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str,
+                  detail: Detail = WEB) -> Atlas:
     """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
-    atlas_runs, atlas_systems, atlas_instances, atlas_prices)."""
+    atlas_runs, atlas_systems, atlas_instances, atlas_prices). `detail`: the web edition's (WEB) or the
+    PDF digest's (atlas_rounds.DIGEST)."""
     numbering = Numbering()
     costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
     scores, trend = tables["atlas_scores"], tables["atlas_trend"]
@@ -79,24 +96,43 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     summary = summary_table(numbering.table(), trend)
     trend_figure = trend_chart(numbering.figure(), trend, rounds, palette) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
-    unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering)
+    unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
     instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date)
-    facts = Facts(
-        entries=scores.height, scored=scores.filter(pl.col("time_to_train_minutes").is_not_null()).height,
-        unscored=scores.filter(pl.col("time_to_train_minutes").is_null()).height,
-        priced_results=costs.select("folder", "system", "round", "benchmark").unique().height, pairs=costs.height,
-        unpriced=tables["atlas_unpriced"].height, instances=tables["atlas_instances"].height,
-        runs=tables["atlas_runs"].height)
+    facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"])
     contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, INSTANCES)
     return Atlas(
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
         facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
-        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]),
+        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
+        detail=detail,
         counts=numbering.counts())
+
+
+def corpus_facts(scores: pl.DataFrame, costs: pl.DataFrame, unpriced: pl.DataFrame, instances: pl.DataFrame,
+                 runs: pl.DataFrame) -> Facts:
+    """What the cover and the summary count: entries, what is priced, what is an estimate, how old the prices are."""
+    ages = age_spread(costs) if "stale" in costs.columns else {"oldest": None, "newest": None, "prices": 0, "stale": 0}
+    return Facts(
+        entries=scores.height, scored=scores.filter(pl.col("time_to_train_minutes").is_not_null()).height,
+        unscored=scores.filter(pl.col("time_to_train_minutes").is_null()).height,
+        priced_results=costs.select("folder", "system", "round", "benchmark").unique().height, pairs=costs.height,
+        unpriced=unpriced.height, instances=instances.height, runs=runs.height,
+        estimate_pairs=costs.filter(pl.col("price_basis") != "same cloud").height,
+        price_oldest=fmt.day(ages["oldest"]) if ages["oldest"] else None,
+        price_newest=fmt.day(ages["newest"]) if ages["newest"] else None,
+        prices_used=ages["prices"], prices_stale=ages["stale"])
+
+
+def price_ages(facts: Facts) -> str:
+    """"6 prices dated 2022-02-08 to 2025-06-01; 5 stale (over 365 days old)": the cover's and summary's line."""
+    if not facts.prices_used:
+        return "no price used"
+    dates = facts.price_oldest if facts.price_oldest == facts.price_newest else f"{facts.price_oldest} to {facts.price_newest}"
+    return f"{facts.prices_used} prices dated {dates}; {facts.prices_stale} stale (over {DEFAULT_STALE_AFTER_DAYS} days old)"
 
 
 def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
@@ -123,10 +159,13 @@ def front(price_date: date, generated_on: date, mlperf_dir: str, rounds: list[st
         facts=(("Prices as of", day), ("Generated", fmt.day(generated_on)), ("Rounds", ", ".join(rounds)),
                ("Benchmark entries", f"{facts.entries} ({facts.scored} scored, {facts.runs} result files)"),
                ("Priced results", f"{facts.priced_results} on {facts.instances} cloud instance types "
-                                  f"({facts.pairs} result × instance pairs)")),
+                                  f"({facts.pairs} result × instance pairs)"),
+               ("Estimates", f"{facts.estimate_pairs} of {facts.pairs} pairs (not measured on that cloud)"),
+               ("Not priced", f"{facts.unpriced} of {facts.entries} entries ({facts.unpriced_share})"),
+               ("Price ages", price_ages(facts))),
         note=("Cost to train = instances needed for the result's accelerators × on-demand price per hour × time to "
               "train. List prices in USD, without discounts, storage or network. Results measured outside the cloud "
-              "are priced at cloud rates: those costs are estimates."),
+              "are priced at cloud rates: those costs are estimates. “Cheapest”: among the priced results."),
         contents=contents,
         colophon=f"{title} · corpus {corpus} · prices as of {day} · generated {fmt.day(generated_on)}",
     )
@@ -218,11 +257,11 @@ UNPRICED_COLUMNS = (Column("Round", facet="Round"), Column("Submitter"), Column(
                     Column("Why"))
 
 
-def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering) -> Unpriced:
+def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering, listed_rows: int) -> Unpriced:
     """Why entries have no cost: counted by reason, and the first ones listed."""
     reasons = (unpriced.with_columns(pl.col("not_priced_because").str.split(": ").list.first().alias("why"))
                .group_by("why").agg(pl.len().alias("entries")).sort("entries", "why", descending=[True, False]))
-    listed = unpriced.sort("round", "folder", "system", "benchmark", nulls_last=True).head(MAX_UNPRICED_LISTED).to_dicts()
+    listed = unpriced.sort("round", "folder", "system", "benchmark", nulls_last=True).head(listed_rows).to_dicts()
     table = None
     if listed:
         caption = "Entries not priced" + (f" (first {len(listed)} of {unpriced.height}; all in data/atlas_not_priced.csv)"

@@ -9,13 +9,33 @@ import polars as pl
 
 from pipelines.ingest.mlperf_quirks import MODEL_NAMES
 from pipelines.ingest.mlperf_rules import RULES
+from pipelines.metrics.atlas import DIVISION_ORDER
 from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
 from pipelines.publish.footnotes import price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 
 TOP_ROWS = 10  # a table lists the 10 cheapest results and every tagged one; data/atlas.csv has all
+
+
+@dataclass(frozen=True)
+class Detail:
+    """How much of each round the document lists. The web edition (atlas.html) has every chart and the
+    tagged results; the PDF is a digest a reader can print: the cheapest few per round and model and
+    the cheapest per accelerator, no per-model chart (laying out ~100 charts and ~1,000 footnotes made
+    a 200-page PDF that took two minutes and 1.5 GiB; issue 13's goals)."""
+
+    top_rows: int
+    tagged_rows: bool  # also every tagged result (cheapest per accelerator, fastest, Pareto front) beyond the top
+    figures: bool
+    unpriced_listed: int  # entries the "not priced" table lists (all are in data/atlas_not_priced.csv)
+    every_pair: bool  # the web edition's table of every priced pair
+
+
+WEB = Detail(top_rows=TOP_ROWS, tagged_rows=True, figures=True, unpriced_listed=80, every_pair=True)
+DIGEST = Detail(top_rows=3, tagged_rows=False, figures=False, unpriced_listed=0, every_pair=False)
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
 # Footnotes list a system's software up to this many characters (data/atlas_systems.csv has all): a
 # 600-character list of library versions made WeasyPrint 70 push footnotes off their call's page
@@ -62,6 +82,8 @@ class ModelSection:
     fastest: Result | None
     cheapest_per: tuple[tuple[str, str, str], ...]  # (accelerator model, cost, system), cheapest first
     front: tuple[str, ...]
+    division: str  # the division the words and the chart are about (closed when it has results)
+    open_results: int  # open-division results ranked apart below the closed ones
     table: Table
     figure: Figure | None
 
@@ -74,11 +96,12 @@ class RoundChapter:
     notes: tuple[Note, ...]
 
 
-def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette) -> RoundChapter:
+def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
+                  detail: Detail = WEB) -> RoundChapter:
     """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs)."""
     notes = numbering.chapter()
     models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
-                                 numbering, palette)
+                                 numbering, palette, detail)
                    for i, model in enumerate(sorted(set(costs["benchmark_model"].to_list())), start=1))
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
@@ -87,30 +110,42 @@ def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numb
 
 
 def best_per_result(group: pl.DataFrame) -> list[dict]:
-    """Each result on its cheapest instance, cheapest first; with how many instances it was priced on."""
+    """Each result on its cheapest instance, closed division first, cheapest first within a division; with
+    how many instances it was priced on and its rank among the results of its division (`result_rank`)."""
     priced_on = group.group_by("folder", "system", "benchmark").agg(pl.len().alias("instances_priced"))
-    return (group.sort("cost_to_train_usd", "provider", "instance_type")
+    best = (group.sort("cost_to_train_usd", "provider", "instance_type")
             .group_by("folder", "system", "benchmark", maintain_order=True).first()
             .join(priced_on, on=["folder", "system", "benchmark"], how="left")
-            .sort("cost_to_train_usd", "submitter", "system").to_dicts())
+            .sort(DIVISION_ORDER, "cost_to_train_usd", "submitter", "system"))
+    return best.with_columns(pl.int_range(1, pl.len() + 1).over("division").alias("result_rank")).to_dicts()
+
+
+def _closed_first(results: list[dict]) -> list[dict]:
+    """The results the section's words and chart are about: the closed division's, else the open one's."""
+    closed = [r for r in results if r.get("division") == "closed"]
+    return closed or results
 
 
 def model_section(number: str, round_: str, model: str, group: pl.DataFrame, numbering: Numbering,
-                  palette: Palette) -> ModelSection:
+                  palette: Palette, detail: Detail = WEB) -> ModelSection:
     results = best_per_result(group)
     table_number = numbering.table()
-    figure = scatter_figure(numbering.figure(), round_, model, results, palette) if len(results) >= 2 else None
+    shown = _closed_first(results)
+    figure = (scatter_figure(numbering.figure(), round_, model, shown, palette)
+              if detail.figures and len(shown) >= 2 else None)
     benchmarks = sorted(set(group["benchmark"].to_list()))
-    fastest = next((r for r in results if r["fastest"]), None)
+    fastest = next((r for r in shown if r["fastest"]), None)
     return ModelSection(
         heading=Heading(number, model_name(model), anchor(round_, model)),
         benchmark=", ".join(benchmarks), target="; ".join(target(round_, b) for b in benchmarks),
         results=len(results), pairs=group.height,
-        cheapest=_result(results[0]) if results else None, fastest=_result(fastest),
+        cheapest=_result(shown[0]) if shown else None, fastest=_result(fastest),
         cheapest_per=tuple((r["accelerator_model"], fmt.usd(r["cost_to_train_usd"]), r["system"])
-                           for r in results if r["cheapest_for_accelerator"]),
-        front=tuple(r["system"] for r in results if r["on_pareto_front"]),
-        table=results_table(table_number, model, round_, results, numbering), figure=figure,
+                           for r in shown if r["cheapest_for_accelerator"]),
+        front=tuple(r["system"] for r in shown if r["on_pareto_front"]),
+        division=shown[0].get("division") or "" if shown else "",
+        open_results=sum(1 for r in results if r.get("division") == "open") if shown is not results else 0,
+        table=results_table(table_number, model, round_, results, numbering, detail), figure=figure,
     )
 
 
@@ -138,16 +173,21 @@ RESULT_COLUMNS = (
     Column("Time to train", numeric=True), Column("Cheapest instance"), Column("USD per hour", numeric=True),
     Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True),
     Column("USD per accel\u200berator-hour", numeric=True),
-)
+) + ENERGY_COLUMNS
 
 
-def results_table(number: int, model: str, round_: str, results: list[dict], numbering: Numbering) -> Table:
+def results_table(number: int, model: str, round_: str, results: list[dict], numbering: Numbering,
+                  detail: Detail = WEB) -> Table:
     """The cheapest results and every tagged one (front, fastest, cheapest per accelerator), ranked."""
-    rows = tuple(result_row(rank, r, numbering) for rank, r in enumerate(results, start=1)
-                 if rank <= TOP_ROWS or _tagged(r))
+    rows = tuple(result_row(r["result_rank"], r, numbering) for r in results
+                 if r["result_rank"] <= detail.top_rows or (detail.tagged_rows and _tagged(r)))
     hidden = len(results) - len(rows)
+    divisions = sorted({r.get("division") for r in results if r.get("division")}, key=lambda d: d != "closed")
     caption = f"{model_name(model)}, {round_}: results ranked by cost to train" + (
-        f" (the {len(rows)} cheapest or tagged of {len(results)}; all in data/atlas.csv)" if hidden else "")
+        ", closed division first, open division ranked apart" if len(divisions) > 1 else
+        f", {divisions[0]} division" if divisions else "") + (
+        f" (the {len(rows)} cheapest or tagged of {len(results)}; a rank missing from # is a result not shown: "
+        "atlas.html and data/atlas.csv have all)" if hidden else "")
     return Table(number, caption, RESULT_COLUMNS, rows, css="atlas-table", csv="atlas")
 
 
@@ -156,7 +196,9 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
     tags = tuple(t for t, on in (
         (Tag(f"cheapest {r['accelerator_model']}", "best"), r["cheapest_for_accelerator"]),
         (Tag("fastest"), r["fastest"]), (Tag("Pareto", "front"), r["on_pareto_front"]),
-        (Tag("estimate", title=r["price_basis"]), _estimate(r))) if on)
+        (Tag("estimate", title=r["price_basis"]), _estimate(r)),
+        (Tag("open division", title="ranked among open-division results only"), r.get("division") == "open"),
+        (Tag("rules deviation", title=r.get("rule_deviation") or ""), bool(r.get("deviates_from_rules")))) if on)
     instance_subs = tuple(s for s, on in ((f"{r['idle_accelerators']} accelerator(s) idle", r["idle_accelerators"]),
                                           (f"+{r['instances_priced'] - 1} other instance(s)", r["instances_priced"] > 1)) if on)
     approximate = r["price_certainty"] == "approximate"
@@ -167,13 +209,17 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
         Cell(f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}", sort=r["accelerators_total"]),
         Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
         Cell(_instances(r), subs=instance_subs, breakable=True),
-        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], tags=(Tag("≈ price"),) if approximate else (),
+        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], subs=(f"as of {fmt.day(r['price_as_of'])}",),
+             tags=tuple(t for t, on in ((Tag("≈ price"), approximate),
+                                        (Tag("stale", title=f"{r.get('price_age_days')} days old at the price date"),
+                                         bool(r.get("stale")))) if on),
              note=numbering.note(f"price:{r['provider']}:{r['instance_type']}", price_note(
                  r["provider"], r["region"], r["instance_type"], r["usd_per_hour"], r["price_as_of"], r["price_source"],
                  unit=_billing(r), approximate=approximate))),
         Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"]),
         Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
         Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
+        *energy_cells(r, numbering, f"{r['folder']}:{r['system']}:{r['benchmark']}"),
     ), classes=("cheapest",) if rank == 1 else (),
         facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"))
         + labels.optional_facets(r))
@@ -194,6 +240,9 @@ def result_footnote(r: dict) -> str:
                  + (f" ({r['assumption']})." if r.get("assumption") else "."))
     if r.get("quirk"):
         parts.append(f"Layout: {r['quirk']}.")
+    if r.get("rule_deviation"):
+        parts.append(f"The official score, kept as MLCommons published it, departs from the written rules: "
+                     f"{r['rule_deviation']}.")
     return " ".join(parts)
 
 
@@ -217,6 +266,8 @@ def scatter_figure(number: int, round_: str, model: str, results: list[dict], pa
     front = [r["system"] for r in results if r["on_pareto_front"]]
     alt = (f"{model_name(model)}, MLPerf {round_}: scatter plot of time against cost to train of {len(results)} priced "
            f"results, each on its cheapest instance; on the Pareto front: {', '.join(front)}.")
+    division = results[0].get("division") if results else None
     return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt,
-                  f"{model_name(model)}, {round_}: time against cost to train of each priced result on its cheapest "
-                  f"instance, coloured by accelerator model. Ringed points are the Pareto front.")
+                  f"{model_name(model)}, {round_}" + (f", {division} division" if division else "")
+                  + ": time against cost to train of each priced result on its cheapest instance, coloured by "
+                  "accelerator model. Ringed points are the Pareto front.")

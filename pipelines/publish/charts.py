@@ -4,6 +4,7 @@
     pareto_chart         time against cost to train, the Pareto front joined by a staircase
     price_history_chart  hourly price over the price snapshots, one step line per instance
     trend_chart          cheapest cost to train per MLPerf round: one small panel per benchmark model
+    emissions_chart      cost to train against emissions per run, measured and estimated energy told apart
 
 Each returns inline SVG (pipelines/publish/svg.py); labels stay text, so they are searchable in
 the PDF. An instance (report) or accelerator model (atlas) has one colour and marker in every figure
@@ -384,3 +385,44 @@ def trend_chart(panels: dict[str, list[TrendPoint]], rounds: list[str], styles: 
     fig.legend(handles=handles, loc="outside lower center", ncol=min(4, max(len(handles), 1)), frameon=False,
                fontsize=7, title="Accelerator of the cheapest configuration", title_fontsize=7, handletextpad=0.3)
     return figure_svg(fig, chart_id, alt, hover.texts, hover.groups)
+
+
+MEASURED = "#009E73"  # Okabe-Ito green: a point whose energy is measured
+
+
+@dataclass(frozen=True)
+class EmissionsPoint:
+    label: str  # "" leaves the point unlabelled
+    kg_co2e: float
+    usd: float
+    estimate: bool  # the energy is the board-power estimate, not measured
+    tip: str = ""  # the row's details, shown on hover
+
+
+def emissions_chart(points: list[EmissionsPoint], chart_id: str, alt: str) -> str:
+    """Emissions per training run (kg CO2e, location-based) against cost to train.
+
+    Down and to the left is better. A point whose energy is the board-power estimate (an upper
+    bound of the accelerators' own energy) is a hollow circle, a measured one a filled diamond, so
+    the two read apart in greyscale print too.
+    """
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
+    tips = Tips()
+    for estimate, marker, face, edge, name in ((False, "D", MEASURED, MEASURED, "measured energy"),
+                                               (True, "o", "none", BAR, "estimated energy (board power)")):
+        group = [p for p in points if p.estimate == estimate]
+        if group:
+            _scatter(ax, group, lambda p: (p.kg_co2e, p.usd), tips, marker=marker, s=30, facecolors=face,
+                     edgecolors=edge, linewidths=1.2, zorder=3, label=name)
+    x_log = _scale(ax, "x", [p.kg_co2e for p in points], log_room=(1.4, 2.2), linear_room=(0.1, 0.35),
+                   ticks=FuncFormatter(lambda value, _pos: f"{value:,.10g}"))
+    y_log = _scale(ax, "y", [p.usd for p in points], log_room=(1.6, 1.8), linear_room=(0.25, 0.2), ticks=None)
+    ax.set_xlabel("Emissions per training run (kg CO\u2082e, location-based" + (", log scale)" if x_log else ")"))
+    ax.set_ylabel("Cost to train (USD" + (", log scale)" if y_log else ")"))
+    ax.grid(True, which="major", zorder=0)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False, fontsize=7.5)
+    fig.tight_layout()
+    # the label placer reads a Point's x as minutes: here it is the emissions
+    placed = [Point(p.label, p.kg_co2e, p.usd, False) for p in points]
+    _label_points(ax, fig, placed, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
+    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups)

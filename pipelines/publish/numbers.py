@@ -63,6 +63,19 @@ def savings(value: float | None) -> str:
     return f"{multiple(1.0 - value / 100.0)} the baseline's\u00a0cost"  # a narrow cell breaks before "baseline's"
 
 
+def kwh(value: float | None) -> str:
+    """Energy in kWh with three significant digits at least: 0.123 kWh, 12.3 kWh, 1,234 kWh."""
+    if _missing(value):
+        return "–"
+    digits = 3 if abs(value) < 1 else 2 if abs(value) < 10 else 1 if abs(value) < 100 else 0
+    return f"{value:,.{digits}f} kWh"
+
+
+def kg_co2e(value: float | None) -> str:
+    """Emissions in kg CO2e, as kwh() rounds."""
+    return "–" if _missing(value) else kwh(value).replace("kWh", "kg CO₂e")
+
+
 def count(value: float | None) -> str:
     return "–" if _missing(value) else f"{value:,.0f}"
 

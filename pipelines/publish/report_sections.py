@@ -11,6 +11,7 @@ import polars as pl
 from pipelines.metrics.price_changes import on_demand
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
+from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
 from pipelines.publish.footnotes import runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
@@ -212,7 +213,7 @@ COST_COLUMNS = (
     Column("Time to train", numeric=True), Column("USD per hour", numeric=True), Column("Cost to train", numeric=True),
     Column("Savings vs baseline", numeric=True, css="wrap"), Column("Speed\u00adup", numeric=True),
     Column("baseline", numeric=True, group=PRICE_TO_BEAT), Column("cheapest", numeric=True, group=PRICE_TO_BEAT),
-)
+) + ENERGY_COLUMNS
 
 
 def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numbering: Numbering) -> Table:
@@ -246,6 +247,7 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
         Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
+        *energy_cells(r, numbering, f"{r['system']}:{r['benchmark']}"),
     ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
                                      ("no-result", cost is None)) if on),
         facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–"))
@@ -303,7 +305,8 @@ def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering
         figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette))
     if len(known) >= 2:
         figures.append(pareto_figure(numbering.figure(), known, short, front, palette))
-    return tuple(figures)
+    emissions = emissions_figure(numbering, known, short, label)
+    return tuple(figures) + ((emissions,) if emissions else ())
 
 
 def _bars_alt(what: str, bars: list[charts.Bar]) -> str:

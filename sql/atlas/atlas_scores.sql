@@ -17,6 +17,11 @@ select
     benchmark_model::varchar       as benchmark_model,
     folder::varchar                as folder,
     benchmark_path::varchar        as benchmark_path,
-    quirk::varchar                 as quirk
+    quirk::varchar                 as quirk,
+    energy_joules::double          as energy_joules,
+    energy_kwh::double             as energy_kwh,
+    official_energy_joules::double as official_energy_joules,
+    energy_runs::integer           as energy_runs,
+    energy_note::varchar           as energy_note
 from scores_in
 order by round, folder, system, benchmark, benchmark_path;
