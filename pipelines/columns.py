@@ -81,8 +81,8 @@ COLUMNS: dict[str, Column] = {
     "price_as_of": Column("date of the snapshot the price in force comes from"),
     "price_source": Column("where the price in force comes from"),
     "price_certainty": Column("exact or approximate, as for the price in force (the report tags approximate prices)"),
-    "price_date": Column("the report's price date: report.toml's price_date, else the newest snapshot"),
-    "previous_price_date": Column("the newest snapshot date before the price date (empty when there is none)"),
+    "price_date": Column("the report's price date: report.toml's price_date, else the newest on-demand snapshot"),
+    "previous_price_date": Column("the newest on-demand snapshot date before the price date (empty when there is none)"),
     "first_price_date": Column("the oldest snapshot date"),
     "previous_as_of": Column("date of the previous price"),
     "current_as_of": Column("date of the price in force on the price date"),
@@ -140,6 +140,21 @@ COLUMNS: dict[str, Column] = {
                         "cheapest (ties share a rank)"),
     "on_pareto_front": Column("true when no other row of its group is both at least as fast and as cheap, "
                               "and better in one"),
+    # pricing options (pipelines/metrics/pricing_options.py)
+    "pricing_option": Column("the way of paying the row prices: on_demand, spot, commitment_1y (the cheapest 1-year "
+                             "commitment), reserved_3y, savings_plan_1y, committed_use_3y, ... (report.toml pricing_models)"),
+    "option_position": Column("the pricing option's place in report.toml pricing_models (0 first)"),
+    "whose_price": Column("list: the provider's list price; own: the user's negotiated price (report.toml "
+                          "[[discounts]]), such as own: 12% off on_demand list"),
+    "on_demand_usd_per_hour": Column("the same instance's on-demand price, the commitment break-even's reference",
+                                     "usd_per_hour"),
+    "break_even_share": Column("commitments: share of the term the instance must train for the commitment to cost "
+                               "less than on demand: effective committed rate / on-demand rate"),
+    "break_even_runs_per_month": Column("commitments: runs a month from which one commitment costs less than on "
+                                        "demand: 730 h x committed rate / (on-demand rate x hours per run)"),
+    "price_age_days": Column("days from the price's date to the report's price date", "count"),
+    "stale": Column("true when the price is older than report.toml stale_after_days (default 365) at the price date"),
+    "cheapest_option": Column("true for the pricing option under which the instance trains for the least"),
     "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
     "current_cost_usd": Column("cost to train on the price date", "usd"),
     "cost_change_pct": Column("change of the cost to train since the previous snapshot, percent", "percent"),
@@ -250,6 +265,15 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
                                               "GB within 10 % (empty: any)"),
     ("stg_report_settings", "regions"): Column("the region bought in per provider (report.toml [regions]); the "
                                                "atlas prices in the same regions"),
+    ("cost_to_train", "usd_per_accelerator_hour"): Column("price per accelerator-hour: usd_per_hour / accelerators "
+                                                          "(per-chip billing: the chip's price)", "usd_per_hour"),
+    ("stg_report_settings", "pricing_models"): Column("the pricing options the report shows, in order (report.toml)"),
+    ("stg_report_settings", "baseline_pricing"): Column("the pricing option savings are measured against"),
+    ("stg_report_settings", "discounts"): Column("the user's negotiated discounts: provider, instance (empty: all), "
+                                                 "pricing model and percent off its list price"),
+    ("stg_report_settings", "runs_per_month"): Column("the break-even table's numbers of training runs a month"),
+    ("stg_report_settings", "stale_after_days"): Column("a price older than this many days at the price date is "
+                                                        "marked stale"),
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),

@@ -41,14 +41,18 @@ def test_outputs_exist_with_contract_columns(bundled_run):
                                "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
                                "recurring_usd_per_hour", "certainty", "zone_count", "zone_min_usd_per_hour",
                                "zone_max_usd_per_hour", "interruption_frequency"]
-    assert set(history["pricing_model"]) == {"on_demand"}
-    assert history.height == 26  # every row of the bundled snapshots: the report's 12 and the atlas instances' 14
+    # every row of the bundled snapshots: on demand, the report's 12 and the atlas instances' 14; then the
+    # spot and commitment snapshots (raw/SOURCES.md): committed use 2 + 2 + 4 + 4, reserved 24 + 21 + 4,
+    # savings plans 36, spot 2 + 3 + 8 + 3
+    counts = dict(history.group_by("pricing_model").len().iter_rows())
+    assert counts == {"on_demand": 26, "committed_use": 12, "reserved": 49, "savings_plan": 36, "spot": 16}
 
 
 def test_exported_figures_match_the_inputs(bundled_run):
     csv = pl.read_csv(bundled_run.reports / "latest" / "data" / "cost_to_train.csv")
     row = csv.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
-                     & (pl.col("instance_type") == "p4d.24xlarge")).row(0, named=True)
+                     & (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand")
+                     ).row(0, named=True)
     # p4d.24xlarge after the June 2025 cut: 21.957642 $/h; DGX A100 ResNet-50 v1.0: 28.770861 min
     assert row["usd_per_hour"] == 21.957642
     assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106)
@@ -57,7 +61,9 @@ def test_exported_figures_match_the_inputs(bundled_run):
     assert row["savings_pct"] == pytest.approx(100 * (1 - 10.529005 / 29.081555), abs=1e-4)
     assert row["price_as_of"] == "2025-06-01"
     dlrm_v100 = csv.filter((pl.col("benchmark") == "dlrm") & (pl.col("instance_type") == "p3.16xlarge"))
-    assert dlrm_v100["cost_to_train_usd"].to_list() == [None]  # no measured result: never zero
+    # no measured result: never zero, under every pricing option it has (its 2019 reserved instances)
+    assert dlrm_v100["pricing_option"].to_list() == ["on_demand", "commitment_1y", "commitment_3y"]
+    assert dlrm_v100["cost_to_train_usd"].to_list() == [None, None, None]
 
 
 @pytest.fixture(scope="module")

@@ -24,9 +24,10 @@ PROVIDER = {"aws": "AWS", "gcp": "GCP", "azure": "Azure"}
 
 
 def _price(instance: str, on: date, raw=BUNDLED_RAW) -> float:
-    """The newest price of `instance` dated on or before `on`, read from the snapshot files."""
+    """The newest on-demand price of `instance` dated on or before `on`, read from the snapshot files."""
     rows = [r for f in sorted((raw / "prices").glob("*.csv")) for r in csv.DictReader(f.open(newline=""))
-            if r["instance_type"] == instance and date.fromisoformat(r["as_of"]) <= on]
+            if r["instance_type"] == instance and date.fromisoformat(r["as_of"]) <= on
+            and (r.get("pricing_model") or "on_demand") == "on_demand"]
     return float(max(rows, key=lambda r: r["as_of"])["usd_per_hour"])
 
 
@@ -66,6 +67,12 @@ def _table(html: str, number: int) -> list[tuple[str, str]]:
     return [(cls, _text(row)) for cls, row in re.findall(r'<tr(?: class="([^"]*)")?(?: data-facet=\'[^\']*\')?>(.*?)</tr>', body, re.S)]
 
 
+def _cost_table(html: str, short: str) -> int:
+    """The number of the first chapter's main table of a benchmark ("<short>: time and cost to train ...")."""
+    return int(re.search(rf'<table id="tab-(\d+)"(?:(?!</caption>).)*?{re.escape(short)}: time and cost to train',
+                         html, re.S).group(1))
+
+
 def _instance(row_text: str) -> str:
     return next(f"{PROVIDER[p]} {i}" for p, i in A100_VS_V100 if row_text.startswith(f"{PROVIDER[p]} {i} "))
 
@@ -76,7 +83,8 @@ def bundled_html(bundled_run) -> str:
 
 
 def test_tables_list_the_cheapest_first_and_no_result_last(bundled_html):
-    for number, benchmark in ((2, "resnet"), (3, "bert"), (4, "dlrm")):
+    for short, benchmark in (("ResNet-50", "resnet"), ("BERT-Large", "bert"), ("DLRM", "dlrm")):
+        number = _cost_table(bundled_html, short)
         costs = {f"{PROVIDER[p]} {i}": _cost(p, i, benchmark) for p, i in A100_VS_V100}
         priced = sorted((c, name) for name, c in costs.items() if c is not None)
         unpriced = [f"{PROVIDER[p]} {i}" for p, i in A100_VS_V100 if costs[f"{PROVIDER[p]} {i}"] is None]  # report.toml order
@@ -84,7 +92,7 @@ def test_tables_list_the_cheapest_first_and_no_result_last(bundled_html):
         assert [_instance(text) for _, text in rows] == [name for _, name in priced] + unpriced, benchmark
         baseline = [(cls, text) for cls, text in rows if _instance(text) == "AWS p3.16xlarge"]
         assert "baseline" in baseline[0][0].split() and " baseline " in f" {baseline[0][1]} "  # tagged where it falls
-    dlrm = [(cls or "").split() for cls, _ in _table(bundled_html, 4)]  # no V100 instance has a DLRM result
+    dlrm = [(cls or "").split() for cls, _ in _table(bundled_html, _cost_table(bundled_html, "DLRM"))]  # no V100 has one
     assert [("no-result" in cls) for cls in dlrm] == [False] * 3 + [True] * 4
 
 

@@ -16,6 +16,8 @@ from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cos
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
+from pipelines.metrics.price_age import with_price_age
+from pipelines.metrics.pricing_options import apply_discounts, choose_options
 from pipelines.warehouse import create_table, read_table, write_frame
 
 
@@ -37,7 +39,8 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 # stg_comparisons carries the blocking coverage check: the marts wait for it (and so does the report).
 @dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons"], pool=POOL,
           automation_condition=REGENERATE,
-          description="The report's price date (report.toml, else the newest snapshot) and the snapshot before it.")
+          description="The report's price date (report.toml, else the newest on-demand snapshot) and the on-demand "
+                      "snapshot before it.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         create_table(conn, "report_dates")
@@ -56,15 +59,27 @@ def _dates(conn: duckdb.DuckDBPyConnection) -> tuple[date, date | None]:
     return conn.sql("select price_date, previous_price_date from report_dates").fetchall()[0]
 
 
+def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict], int]:
+    """report.toml's pricing options (on_demand always among them: the export's rows and the
+    break-even's reference), the baseline's pricing, the user's discounts and when a price is stale."""
+    row = conn.sql("select pricing_models, baseline_pricing, discounts, stale_after_days from stg_report_settings"
+                   ).fetchall()[0]
+    options = list(row[0]) + ([] if "on_demand" in row[0] else ["on_demand"])
+    return options, row[1], list(row[2]), row[3]
+
+
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
-    """Cost to train with the prices in force on a date (an empty frame for no date)."""
-    history = on_demand(read_table(conn, "stg_prices"))
-    prices = prices_in_force(history, on) if on else history.clear()
+    """Cost to train under each pricing option with the prices in force on a date (an empty frame for no date)."""
+    history = read_table(conn, "stg_prices")
+    options, baseline_pricing, discounts, stale_after_days = _pricing(conn)
+    prices = apply_discounts(prices_in_force(history, on) if on else history.clear(), discounts)
     inputs = assemble_inputs(
         read_table(conn, "stg_comparisons"), read_table(conn, "stg_instances"), read_table(conn, "stg_mappings"),
-        read_table(conn, "time_to_train"), prices, read_table(conn, "stg_throughput"),
+        read_table(conn, "time_to_train"), choose_options(prices, options), read_table(conn, "stg_throughput"),
+        options,
     )
-    return compute_cost(inputs)
+    cost = compute_cost(inputs, baseline_pricing)
+    return with_price_age(cost, on or date.min, stale_after_days)  # no date: an empty frame
 
 
 def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.DataFrame:
@@ -78,9 +93,11 @@ def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.Data
           deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons",
                 "stg_systems", "stg_accelerators", "stg_mlperf_scores", "stg_board_power", "stg_grid_intensity",
                 "stg_pue"],
-          description="Cost to train, savings and speedup against the baseline, samples per dollar, price to beat "
-                      "and the Pareto front, per comparison, benchmark and instance, at the report's price date; "
-                      "energy (measured, else estimated from board power) and location-based emissions per run.")
+          description="Cost to train, savings and speedup against the baseline at its own pricing, samples per dollar, "
+                      "USD per accelerator-hour, price to beat, the Pareto front and the commitment break-even, per "
+                      "comparison, benchmark, instance and pricing option (report.toml pricing_models, with the "
+                      "user's discounts), at the report's price date; energy (measured, else estimated from board "
+                      "power) and location-based emissions per run.")
 def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         price_date, _ = _dates(conn)

@@ -224,8 +224,10 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
-          description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, and the "
-                      "region bought in per provider (the report's and the atlas's).")
+          description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, the "
+                      "region bought in per provider (the report's and the atlas's), the pricing options shown, "
+                      "the baseline's pricing, the user's discounts, the break-even's runs a month and the "
+                      "age after which a price is stale.")
 @input_errors_as_failures
 def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path, config = _report_config(settings)
@@ -234,7 +236,14 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
         "benchmarks": list(config.benchmarks), "price_date": config.price_date,
         "regions": [{"provider": k, "region": v} for k, v in sorted(config.regions.items())],
         "config_path": str(path.relative_to(settings.raw)),
+        "pricing_models": list(config.pricing_models), "baseline_pricing": config.baseline_pricing,
+        "discounts": [{"provider": d.provider, "instance_type": d.instance_type, "pricing_model": d.pricing_model,
+                       "percent": d.percent} for d in config.discounts],
+        "runs_per_month": list(config.runs_per_month), "stale_after_days": config.stale_after_days,
     }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
                 "price_date": pl.Date, "regions": pl.List(pl.Struct({"provider": pl.Utf8, "region": pl.Utf8})),
-                "config_path": pl.Utf8})
+                "config_path": pl.Utf8, "pricing_models": pl.List(pl.Utf8), "baseline_pricing": pl.Utf8,
+                "discounts": pl.List(pl.Struct({"provider": pl.Utf8, "instance_type": pl.Utf8,
+                                                "pricing_model": pl.Utf8, "percent": pl.Float64})),
+                "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64})
     return _load(context, settings, "stg_report_settings", settings_in=row)

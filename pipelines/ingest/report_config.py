@@ -13,6 +13,21 @@
     benchmarks = ["resnet"]            # optional; default: the report's benchmarks
     mlperf_trees = ["/data/training_results_v1.0"]  # optional: more MLPerf result trees on disk,
                                        # besides RAW_DIR/mlperf/ (relative paths: to RAW_DIR)
+
+How the report prices (all optional; pipelines/metrics/pricing_options.py defines the spellings):
+
+    pricing_models = ["on_demand", "spot", "commitment_1y", "commitment_3y"]   # the default
+                                       # which options the report shows, in this order; also
+                                       # reserved_1y/_3y, savings_plan_1y/_3y, committed_use_1y/_3y
+    baseline_pricing = "on_demand"     # savings are against the baseline at this option (one of
+                                       # pricing_models)
+    runs_per_month = [1, 100, 1000]    # the break-even table's "cheapest at N runs a month"
+    stale_after_days = 365             # a price older than this at the price date is marked stale
+    [[discounts]]                      # the user's negotiated price: percent off a pricing model
+    provider = "aws"
+    instance = "p4d.24xlarge"          # optional: this instance only (wins over the provider's)
+    pricing_model = "on_demand"        # on_demand, spot, reserved, savings_plan, committed_use
+    percent = 12
 """
 
 from __future__ import annotations
@@ -25,7 +40,10 @@ from pathlib import Path
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
+from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.tables import PROVIDERS
+from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
+from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, parse_option
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -51,6 +69,17 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class Discount:
+    """The user's negotiated price: `percent` off a provider's (or one instance's) `pricing_model`."""
+
+    provider: str
+    instance_type: str | None
+    pricing_model: str
+    percent: float
+
+
+DEFAULT_RUNS_PER_MONTH = (1, 100, 1000)
+@dataclass(frozen=True)
 class ReportConfig:
     title: str
     subtitle: str
@@ -60,6 +89,80 @@ class ReportConfig:
     comparisons: tuple[Comparison, ...]
     price_date: date | None
     mlperf_trees: tuple[Path, ...] = ()
+    pricing_models: tuple[str, ...] = DEFAULT_PRICING_MODELS
+    baseline_pricing: str = DEFAULT_BASELINE_PRICING
+    discounts: tuple[Discount, ...] = ()
+    runs_per_month: tuple[int, ...] = DEFAULT_RUNS_PER_MONTH
+    stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
+
+
+_DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _pricing(path: Path, data: dict) -> tuple[tuple[str, ...], str]:
+    """pricing_models and baseline_pricing: known spellings, no repeats, the baseline's among them."""
+    models = data.get("pricing_models", list(DEFAULT_PRICING_MODELS))
+    models = _str_list(path, "pricing_models", models)
+    for i, option in enumerate(models):
+        if parse_option(option) is None:
+            raise InputError(path, f"pricing_models[{i}]", f"{option!r} is not a pricing option (on_demand, spot, "
+                             "reserved_1y, savings_plan_3y, committed_use_1y, commitment_3y, ...)")
+    if len(set(models)) != len(models):
+        raise InputError(path, "pricing_models", "lists a pricing option twice")
+    baseline = data.get("baseline_pricing", DEFAULT_BASELINE_PRICING)
+    if not isinstance(baseline, str) or parse_option(baseline) is None:
+        raise InputError(path, "baseline_pricing", f"{baseline!r} is not a pricing option")
+    if baseline not in models:
+        raise InputError(path, "baseline_pricing", f"{baseline} is not one of pricing_models")
+    return models, baseline
+
+
+def _tables(path: Path, key: str, value: object) -> list[tuple[str, dict]]:
+    """An array of tables ([[key]]) as (where, table) pairs: "comparisons[0]", {...}."""
+    if not isinstance(value, list):
+        raise InputError(path, key, f"must be an array of tables ([[{key}]])")
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise InputError(path, f"{key}[{i}]", "must be a table")
+    return [(f"{key}[{i}]", item) for i, item in enumerate(value)]
+
+
+def _discounts(path: Path, data: dict) -> tuple[Discount, ...]:
+    out, seen = [], set()
+    for where, item in _tables(path, "discounts", data.get("discounts", [])):
+        unknown = sorted(set(item) - _DISCOUNT_KEYS)
+        if unknown:
+            raise InputError(path, f"{where}.{unknown[0]}", "is not a discount key (provider, instance, "
+                             "pricing_model, percent)")
+        provider = item.get("provider")
+        if provider not in PROVIDERS:
+            raise InputError(path, f"{where}.provider", f"{provider!r} is not one of {', '.join(PROVIDERS)}")
+        instance = item.get("instance")
+        if instance is not None and (not isinstance(instance, str) or not instance.strip()):
+            raise InputError(path, f"{where}.instance", "must be an instance type name")
+        model = item.get("pricing_model")
+        if model not in PRICING_MODELS:
+            raise InputError(path, f"{where}.pricing_model", f"{model!r} is not one of {', '.join(PRICING_MODELS)}")
+        percent = item.get("percent")
+        if not _is_number(percent) or not 0 < percent < 100:
+            raise InputError(path, f"{where}.percent", f"{percent!r} must be a number above 0 and below 100")
+        key = (provider, instance, model)
+        if key in seen:
+            raise InputError(path, where, "repeats a discount for the same provider, instance and pricing model")
+        seen.add(key)
+        out.append(Discount(provider, instance.strip() if instance else None, model, float(percent)))
+    return tuple(out)
+
+
+def _positive_ints(path: Path, key: str, value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        raise InputError(path, key, "must be a non-empty list of positive whole numbers")
+    return tuple(value)
 
 
 def _instance(path: Path, where: str, text: object) -> Instance:
@@ -120,10 +223,7 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not raw_comparisons:
         raise InputError(path, "comparisons", "must list at least one comparison")
     comparisons, seen = [], set()
-    for i, item in enumerate(raw_comparisons):
-        where = f"comparisons[{i}]"
-        if not isinstance(item, dict):
-            raise InputError(path, where, "must be a table")
+    for where, item in _tables(path, "comparisons", raw_comparisons):
         cid = item.get("id")
         if not isinstance(cid, str) or not _ID.match(cid) or cid in seen:
             raise InputError(path, f"{where}.id", f"{cid!r} must be a unique lower-case id (a-z, 0-9, -)")
@@ -152,6 +252,11 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not isinstance(trees, list) or not all(isinstance(t, str) and t for t in trees):
         raise InputError(path, "mlperf_trees", "must be a list of folder paths")
 
+    pricing_models, baseline_pricing = _pricing(path, data)
+    stale = data.get("stale_after_days", DEFAULT_STALE_AFTER_DAYS)
+    if not isinstance(stale, int) or isinstance(stale, bool) or stale < 0:
+        raise InputError(path, "stale_after_days", f"{stale!r} must be a whole number of days (0 or more)")
+
     return ReportConfig(
         title=title,
         subtitle=str(data.get("subtitle", "")),
@@ -161,6 +266,11 @@ def parse_report_config(path: Path) -> ReportConfig:
         comparisons=tuple(comparisons),
         price_date=price_date,
         mlperf_trees=tuple((path.parent / t).resolve() for t in trees),
+        pricing_models=pricing_models,
+        baseline_pricing=baseline_pricing,
+        discounts=_discounts(path, data),
+        runs_per_month=_positive_ints(path, "runs_per_month", data.get("runs_per_month", list(DEFAULT_RUNS_PER_MONTH))),
+        stale_after_days=stale,
     )
 
 

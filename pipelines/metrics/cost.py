@@ -1,11 +1,19 @@
-"""Cost to train, savings and speedup: pure polars, one row per (comparison, benchmark, instance).
+"""Cost to train, savings and speedup: pure polars, one row per (comparison, benchmark, instance,
+pricing option); the options and the break-even are pipelines/metrics/pricing_options.py's.
 
-    cost to train (USD)  = usd_per_hour x time_to_train_minutes / 60
+    cost to train (USD)  = usd_per_hour x time_to_train_minutes / 60 (usd_per_hour: the option's
+                           effective hourly rate; for a commitment, as if all its hours are used)
     samples per dollar   = samples_per_second x 3600 / usd_per_hour
-    savings_pct          = 100 x (1 - cost / baseline cost)
+    USD per accelerator-hour = usd_per_hour / accelerator_count (per-chip billing: count 1, per chip)
+    savings_pct          = 100 x (1 - cost / baseline cost), the baseline priced at baseline_pricing
     speedup              = baseline time / time
     price to beat (USD/h)= baseline cost / (time / 60): the hourly price at which this instance
                            would train exactly as cheaply as the baseline (break-even)
+    break_even_share, break_even_runs_per_month: commitments only, against the instance's on-demand
+                           price (pricing_options.py)
+
+Rank, cheapest and the Pareto front are within one pricing option; cheapest_option marks the
+option under which an instance trains for the least.
 
 An instance with no measured result keeps null figures: the report says "no result", never 0.
 """
@@ -14,12 +22,24 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipelines.metrics.pricing_options import LIST_PRICE, break_even_runs_per_month, break_even_share
+
 # The export's first columns, in this order (the data contract of the report's CSV/Parquet).
 EXPORT_COLUMNS = [
     "comparison", "benchmark", "provider", "region", "instance_type", "accelerator",
     "accelerator_count", "system", "time_to_train_minutes", "usd_per_hour", "cost_to_train_usd",
     "baseline_instance_type", "savings_pct", "speedup", "price_as_of",
 ]
+# ...then the pricing option of the row's price (on-demand rows: on_demand and nulls), whose price
+# it is (list, or the user's own after a discount) and the price per accelerator-hour.
+OPTION_EXPORT_COLUMNS = [
+    "pricing_option", "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
+    "recurring_usd_per_hour", "whose_price", "usd_per_accelerator_hour",
+]
+# what a price row brings along besides its rate and date, where the price frame has it
+_PRICE_EXTRAS = ["pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
+                 "recurring_usd_per_hour", "whose_price", "certainty", "interruption_frequency", "zone_count",
+                 "zone_min_usd_per_hour", "zone_max_usd_per_hour"]
 
 
 def assemble_inputs(
@@ -29,12 +49,20 @@ def assemble_inputs(
     time_to_train: pl.DataFrame,
     prices: pl.DataFrame,
     throughput: pl.DataFrame,
+    options: tuple[str, ...] | list[str] = ("on_demand",),
 ) -> pl.DataFrame:
     """Join what each compared instance needs: accelerators, measured system, time and price.
 
-    `prices` holds the price in force at the report's price date per (provider, region, type).
+    `prices` holds the price in force at the report's price date per (provider, region, type) and
+    `pricing_option` (pricing_options.choose_options; without that column every price is on_demand).
+    One row per compared instance and option of `options`: always on_demand (null figures when it
+    has no price, as before), the other options only where the instance has that price.
     Throughput measured by a team wins over throughput derived from MLPerf logs.
     """
+    if "pricing_option" not in prices.columns:
+        prices = prices.with_columns(pl.lit("on_demand").alias("pricing_option"))
+    option_order = pl.DataFrame({"pricing_option": list(options), "option_position": list(range(len(options)))},
+                                schema={"pricing_option": pl.Utf8, "option_position": pl.Int64})
     logged = time_to_train.select(
         "system", "benchmark", "round", "time_to_train_minutes", "runs", "dropped_runs",
         pl.col("samples_per_second").alias("logged_samples_per_second"),
@@ -44,14 +72,17 @@ def assemble_inputs(
             "comparison", "comparison_title", "position", "provider", "region", "instance_type",
             "benchmark", "benchmark_position", "is_baseline",
         )
+        .join(option_order, how="cross")
         .join(instances.select("provider", "instance_type", "accelerator", "accelerator_count"),
               on=["provider", "instance_type"], how="left")
         .join(mappings.select("provider", "instance_type", "benchmark", "system", pl.col("note").alias("mapping_note")),
               on=["provider", "instance_type", "benchmark"], how="left")
         .join(logged, on=["system", "benchmark"], how="left")
-        .join(prices.select("provider", "region", "instance_type", "usd_per_hour",
-                            pl.col("as_of").alias("price_as_of"), pl.col("source").alias("price_source")),
-              on=["provider", "region", "instance_type"], how="left")
+        .join(prices.select("provider", "region", "instance_type", "pricing_option", "usd_per_hour",
+                            pl.col("as_of").alias("price_as_of"), pl.col("source").alias("price_source"),
+                            *[c for c in _PRICE_EXTRAS if c in prices.columns]),
+              on=["provider", "region", "instance_type", "pricing_option"], how="left")
+        .filter((pl.col("pricing_option") == "on_demand") | pl.col("usd_per_hour").is_not_null())
         .join(throughput.select("system", "benchmark", pl.col("samples_per_second").alias("measured_samples_per_second")),
               on=["system", "benchmark"], how="left")
         .with_columns(
@@ -64,18 +95,35 @@ def assemble_inputs(
     )
 
 
-def cost_to_train(inputs: pl.DataFrame) -> pl.DataFrame:
-    """Add cost, savings, speedup, samples per dollar, price to beat and rank to assembled rows."""
-    group = ["comparison", "benchmark"]
+def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> pl.DataFrame:
+    """Add cost, savings, speedup, samples per dollar, price to beat, rank and the commitment
+    break-even to assembled rows; savings and speedup are against the baseline at `baseline_pricing`."""
+    if "pricing_option" not in inputs.columns:
+        inputs = inputs.with_columns(pl.lit("on_demand").alias("pricing_option"), pl.lit(0).alias("option_position"))
+    for column, kind in (("pricing_model", pl.Utf8), ("term_years", pl.Int64), ("payment_option", pl.Utf8),
+                         ("offering_class", pl.Utf8), ("upfront_usd", pl.Float64),
+                         ("recurring_usd_per_hour", pl.Float64), ("whose_price", pl.Utf8)):
+        if column not in inputs.columns:
+            inputs = inputs.with_columns(pl.lit(None, kind).alias(column))
+    inputs = inputs.with_columns(
+        pl.col("pricing_model").fill_null(pl.when(pl.col("pricing_option") == "on_demand").then(pl.lit("on_demand"))),
+        pl.col("whose_price").fill_null(pl.when(pl.col("usd_per_hour").is_not_null()).then(pl.lit(LIST_PRICE))),
+    )
+    group = ["comparison", "benchmark", "pricing_option"]
+    instance = ["comparison", "benchmark", "provider", "region", "instance_type"]
     hours = pl.col("time_to_train_minutes") / 60.0
     with_cost = inputs.with_columns(
         (pl.col("usd_per_hour") * hours).alias("cost_to_train_usd"),
         (pl.col("samples_per_second") * 3600.0 / pl.col("usd_per_hour")).alias("samples_per_dollar"),
+        (pl.col("usd_per_hour") / pl.col("accelerator_count")).alias("usd_per_accelerator_hour"),
     )
+    on_demand = with_cost.filter(pl.col("pricing_option") == "on_demand").select(
+        *instance, pl.col("usd_per_hour").alias("on_demand_usd_per_hour"))
+    committed = pl.col("term_years").is_not_null()
     baseline = (
-        with_cost.filter(pl.col("is_baseline"))
+        with_cost.filter(pl.col("is_baseline") & (pl.col("pricing_option") == baseline_pricing))
         .select(
-            *group,
+            "comparison", "benchmark",
             pl.col("instance_type").alias("baseline_instance_type"),
             pl.col("provider").alias("baseline_provider"),
             pl.col("cost_to_train_usd").alias("baseline_cost_usd"),
@@ -84,9 +132,15 @@ def cost_to_train(inputs: pl.DataFrame) -> pl.DataFrame:
     )
     cheapest = with_cost.group_by(group).agg(pl.col("cost_to_train_usd").min().alias("cheapest_cost_usd"))
     out = (
-        with_cost.join(baseline, on=group, how="left")
+        with_cost.join(baseline, on=["comparison", "benchmark"], how="left")
         .join(cheapest, on=group, how="left")
+        .join(on_demand, on=instance, how="left")
         .with_columns(
+            pl.when(committed).then(break_even_share(pl.col("usd_per_hour"), pl.col("on_demand_usd_per_hour")))
+            .alias("break_even_share"),
+            pl.when(committed).then(break_even_runs_per_month(pl.col("usd_per_hour"), pl.col("on_demand_usd_per_hour"), hours))
+            .alias("break_even_runs_per_month"),
+            (pl.col("cost_to_train_usd").rank("min").over(instance) == 1).alias("cheapest_option"),
             (100.0 * (1.0 - pl.col("cost_to_train_usd") / pl.col("baseline_cost_usd"))).alias("savings_pct"),
             (pl.col("baseline_minutes") / pl.col("time_to_train_minutes")).alias("speedup"),
             (pl.col("baseline_cost_usd") / hours).alias("price_to_beat_baseline"),
@@ -96,8 +150,9 @@ def cost_to_train(inputs: pl.DataFrame) -> pl.DataFrame:
         .with_columns(pareto_front(pl.col("time_to_train_minutes"), pl.col("cost_to_train_usd")).over(group).alias("on_pareto_front"))
         .drop("baseline_minutes", "cheapest_cost_usd")
     )
-    rest = [c for c in out.columns if c not in EXPORT_COLUMNS]
-    return out.select(EXPORT_COLUMNS + rest).sort("comparison", "benchmark_position", "position")
+    first = EXPORT_COLUMNS + OPTION_EXPORT_COLUMNS
+    rest = [c for c in out.columns if c not in first]
+    return out.select(first + rest).sort("comparison", "benchmark_position", "position", "option_position")
 
 
 def pareto_front(time: pl.Expr, cost: pl.Expr) -> pl.Expr:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import polars as pl
 
-KEY = ["comparison", "benchmark", "provider", "region", "instance_type"]
+KEY = ["comparison", "benchmark", "provider", "region", "instance_type", "pricing_option"]
 
 
 def cost_changes(current: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
-    """Join cost_to_train at the previous and the current price date, one row per compared instance.
+    """Join cost_to_train at the previous and the current price date, one row per compared instance
+    and pricing option (the report's "What changed" shows the baseline's pricing option).
 
     change_pct = 100 x (current cost / previous cost - 1); rank 1 is the cheapest to train.
     `previous` is empty when there is no earlier snapshot: every previous figure is then null.
@@ -20,7 +21,7 @@ def cost_changes(current: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
         pl.col("cost_rank").alias("previous_rank"),
     )
     return (
-        current.select(*KEY, "benchmark_position", "position", "system", "usd_per_hour", "cost_to_train_usd", "cost_rank")
+        current.select(*KEY, "benchmark_position", "position", "option_position", "system", "usd_per_hour", "cost_to_train_usd", "cost_rank")
         .join(before, on=KEY, how="left")
         .select(
             *KEY, "system",
@@ -28,8 +29,8 @@ def cost_changes(current: pl.DataFrame, previous: pl.DataFrame) -> pl.DataFrame:
             "previous_cost_usd", pl.col("cost_to_train_usd").alias("current_cost_usd"),
             (100.0 * (pl.col("cost_to_train_usd") / pl.col("previous_cost_usd") - 1.0)).alias("cost_change_pct"),
             "previous_rank", pl.col("cost_rank").alias("current_rank"),
-            "benchmark_position", "position",
+            "benchmark_position", "position", "option_position",
         )
-        .sort("comparison", "benchmark_position", "position")
-        .drop("benchmark_position", "position")
+        .sort("comparison", "benchmark_position", "position", "option_position")
+        .drop("benchmark_position", "position", "option_position")
     )

@@ -17,14 +17,29 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
+from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
 from pipelines.publish import labels, numbers as fmt
 from pipelines.publish.appendix import APPENDIX, inputs_table
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Counts, Front, Heading, Row, Table
 from pipelines.publish.report_changes import Changes, changes_chapter
+from pipelines.publish.report_pricing import Pricing
 from pipelines.publish.report_sections import BenchmarkSection, Section, Sources, comparison_section
 
 SUMMARY = Heading("1", "Summary", "summary")
+
+
+@dataclass(frozen=True)
+class ReportPricing:
+    """How the report prices, in words for the summary and the methodology."""
+
+    baseline: str  # "on demand": the pricing option the chapters' main tables and savings use
+    options: str  # "On demand, Spot, 1-year commitment, 3-year commitment"
+    discounts: str  # "12% off AWS on_demand; ..." or ""
+    stale_after_days: int
+    ages: str  # "price dates from 2019-04-05 to 2025-06-01; 9 of 20 prices older than 365 days"
+    hours_per_month: int = HOURS_PER_MONTH
 
 
 @dataclass(frozen=True)
@@ -40,6 +55,7 @@ class Report:
     appendix_heading: Heading
     appendix: Table
     counts: Counts
+    pricing: ReportPricing
 
     @property
     def benchmarks(self) -> list[BenchmarkSection]:
@@ -59,11 +75,14 @@ def build_context(
     time_to_train: pl.DataFrame,
     input_files: pl.DataFrame,
     generated_on: date,
+    options: pl.DataFrame | None = None,
 ) -> Report:
+    """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows."""
     numbering = Numbering()
     summary_number = numbering.table()  # the summary's table comes first in reading order
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
-                                 price_history=price_history, cost_changes=cost_changes, cost=cost)
+                                 price_history=price_history, cost_changes=cost_changes, cost=cost, options=options,
+                                 pricing=Pricing.from_settings(settings))
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(
@@ -73,32 +92,57 @@ def build_context(
     methodology = Heading(str(len(sections) + 3), "Methodology", "methodology")
     appendix = inputs_table(numbering.table(), input_files)
     previous = fmt.day(sources.previous_date) if sources.previous_date else None
+    pricing = report_pricing(settings, options if options is not None else cost)
     return Report(
         front=front(settings, dates, generated_on, sections, (SUMMARY, *(s.heading for s in sections),
-                                                              changes.heading, methodology, APPENDIX)),
+                                                              changes.heading, methodology, APPENDIX), pricing),
         price_date=fmt.day(dates["price_date"]), previous_date=previous,
         summary_heading=SUMMARY, summary=summary_table(summary_number, sections, previous),
         sections=sections, changes=changes, methodology=methodology,
-        appendix_heading=APPENDIX, appendix=appendix, counts=numbering.counts(),
+        appendix_heading=APPENDIX, appendix=appendix, counts=numbering.counts(), pricing=pricing,
     )
 
 
+def report_pricing(settings: dict, options: pl.DataFrame) -> ReportPricing:
+    """The pricing settings in words, and the spread of the shown prices' ages (pipelines/metrics/price_age.py)."""
+    stale_after = settings.get("stale_after_days") or DEFAULT_STALE_AFTER_DAYS
+    discounts = "; ".join(
+        f"{d['percent']:g}% off {labels.provider(d['provider'])}{' ' + d['instance_type'] if d['instance_type'] else ''} "
+        f"{d['pricing_model']}" for d in settings.get("discounts") or [])
+    ages = ""
+    if "stale" in options.columns:
+        spread = age_spread(options)
+        if spread["prices"]:
+            ages = (f"price dates from {fmt.day(spread['oldest'])} to {fmt.day(spread['newest'])}; "
+                    f"{spread['stale']} of {spread['prices']} prices older than {stale_after} days (marked stale)")
+    return ReportPricing(
+        baseline=option_label(settings.get("baseline_pricing") or "on_demand").lower(),
+        options=", ".join(option_label(o) for o in settings.get("pricing_models") or ["on_demand"]),
+        discounts=discounts, stale_after_days=stale_after, ages=ages)
+
+
 def front(settings: dict, dates: dict, generated_on: date, sections: tuple[Section, ...],
-          contents: tuple[Heading, ...]) -> Front:
+          contents: tuple[Heading, ...], pricing: ReportPricing) -> Front:
     price_date = fmt.day(dates["price_date"])
     previous = dates.get("previous_price_date")
     benchmarks = ", ".join(labels.short_benchmark(b) for b in settings.get("benchmarks") or [])
     facts = (("Prices as of", price_date),) + ((("Previous snapshot", fmt.day(previous)),) if previous else ()) + (
-        ("Generated", fmt.day(generated_on)), ("Benchmarks", benchmarks), ("Comparisons", str(len(sections))))
+        ("Generated", fmt.day(generated_on)), ("Benchmarks", benchmarks), ("Comparisons", str(len(sections))),
+        ("Pricing", f"{pricing.options}; savings against the baseline {pricing.baseline}"),
+    ) + ((("Price ages", pricing.ages),) if pricing.ages else ()) + (
+        (("Own prices", pricing.discounts),) if pricing.discounts else ())
     title, author = settings["title"], settings.get("author") or ""
     return Front(
         title=title, subtitle=settings.get("subtitle") or "", author=author, kicker="Price-performance report",
         description=(f"{settings.get('subtitle') or 'Cost to train per cloud instance'}: cost to train, savings and "
-                     f"speedup against a baseline, at on-demand prices as of {price_date}."),
+                     f"speedup against a baseline, at {pricing.baseline} prices as of {price_date}, and under each "
+                     f"pricing option ({pricing.options})."),
         keywords=f"MLPerf, cost to train, cloud, GPU, price-performance, {benchmarks}",
         generator="cost-to-train pipeline", price_date=price_date, generated_on=fmt.day(generated_on), facts=facts,
-        note=("Cost to train = on-demand price per hour × measured time to train. All prices are list prices in USD, "
-              "without discounts, storage or network."),
+        note=("Cost to train = price per hour × measured time to train, under each pricing option (a commitment at its "
+              "effective hourly rate). Prices are in USD without storage or network; "
+              + (f"list prices except the user's own negotiated prices ({pricing.discounts}), marked “own price”."
+                 if pricing.discounts else "list prices, without negotiated discounts.")),
         contents=contents,
         colophon=" · ".join(p for p in (title, f"prices as of {price_date}", f"generated {fmt.day(generated_on)}",
                                         author) if p),

@@ -54,12 +54,14 @@ def runs_note(runs: int, dropped: int | None) -> str:
 
 def price_note(provider: str, region: str | None, instance_type: str, usd_per_hour: float, as_of: date | str,
                source: str | None, *, where: str | None = None, unit: str | None = None,
-               approximate: bool = False) -> str:
-    """"<Provider> <instance> in <region>: $x per hour on demand[, <unit>], as of <date>; source:
-    <source> (<file and line>)." `unit` says what one hour buys when it is not obvious (per chip)."""
+               approximate: bool = False, option: str = "on demand") -> str:
+    """"<Provider> <instance> in <region>: $x per hour <option>[, <unit>], as of <date>; source:
+    <source> (<file and line>)." `unit` says what one hour buys when it is not obvious (per chip);
+    `option` how the price is paid ("on demand", "spot", "1-year reserved, standard, all upfront")."""
     day = as_of if isinstance(as_of, str) else fmt.day(as_of)
+    rate = "" if option in ("on demand", "spot") else " (effective hourly rate)"
     text = (f"{labels.provider(provider)} {instance_type} in {region or 'any region'}: {fmt.usd_hour(usd_per_hour)} "
-            f"per hour on demand{', ' + unit if unit else ''}, as of {day}; source: {source or 'unknown'}")
+            f"per hour {option}{rate}{', ' + unit if unit else ''}, as of {day}; source: {source or 'unknown'}")
     text += f" ({where})." if where else "."
     if approximate:
         text += " Approximate: a public list price not read from a price file."

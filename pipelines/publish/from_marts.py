@@ -20,14 +20,20 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
     """The report's template context from the marts (REPORT_TABLES in pipelines/defs/report.py)."""
     settings_row = tables["stg_report_settings"].row(0, named=True)
     dates = tables["report_dates"].row(0, named=True)
-    cost = tables["cost_to_train"]
+    # the chapters' tables, the summary and "What changed" are at the baseline's pricing option
+    # (report.toml baseline_pricing); the pricing options' table reads every option
+    pricing = settings_row.get("baseline_pricing") or "on_demand"
+    all_options = tables["cost_to_train"]
+    cost = all_options.filter(pl.col("pricing_option") == pricing)
+    cost_changes = tables["cost_changes"].filter(pl.col("pricing_option") == pricing)
     if "stg_comparisons" in tables and "description" not in cost.columns:  # each comparison's text from report.toml
         descriptions = tables["stg_comparisons"].select("comparison", "description").unique("comparison", keep="first")
         cost = cost.join(descriptions, on="comparison", how="left", maintain_order="left")
     from pipelines.publish.context import build_context
 
     return build_context(
-        settings=settings_row, dates=dates, cost=cost, cost_changes=tables["cost_changes"],
+        settings=settings_row, dates=dates, cost=cost, cost_changes=cost_changes,
         price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
         time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
+        options=all_options,
     )

@@ -8,14 +8,16 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.metrics.price_changes import on_demand
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
-from pipelines.publish.footnotes import price_note, runs_note, system_note
+from pipelines.publish.footnotes import runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 from pipelines.publish.report_changes import since
+from pipelines.publish.report_pricing import Pricing, PricingTables, option_note, price_tags, pricing_tables
 
 MAX_BARS = 25  # bars per chart
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
@@ -34,17 +36,26 @@ class Sources:
     changes: dict  # (comparison, benchmark) -> its cost_changes rows
     price_date: date
     previous_date: date | None
+    options: dict  # (comparison, benchmark) -> its cost_to_train rows of every pricing option
+    pricing: Pricing
     palette: Palette  # one colour and marker per instance, in every figure
 
     @classmethod
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
-                   price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame) -> Sources:
+                   price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame,
+                   options: pl.DataFrame | None = None, pricing: Pricing | None = None) -> Sources:
+        # the chapters' history charts and the price footnotes are the on-demand list prices; the
+        # pricing options' table has its own (report_pricing.py)
+        price_history = on_demand(price_history)
         history: dict[tuple, list] = {}
         for r in price_history.filter(pl.col("as_of") <= dates["price_date"]).sort("as_of").iter_rows(named=True):
             history.setdefault(tuple(r[k] for k in INSTANCE_KEY), []).append((r["as_of"], r["usd_per_hour"]))
         changes: dict[tuple, list] = {}
         for r in cost_changes.iter_rows(named=True):
             changes.setdefault((r["comparison"], r["benchmark"]), []).append(r)
+        by_benchmark: dict[tuple, list] = {}
+        for r in (options.iter_rows(named=True) if options is not None else ()):
+            by_benchmark.setdefault((r["comparison"], r["benchmark"]), []).append(r)
         return cls(
             systems={r["system"]: r for r in systems.iter_rows(named=True)},
             scores={(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)},
@@ -52,6 +63,7 @@ class Sources:
                          for r in price_history.iter_rows(named=True)},
             history=history, changes=changes,
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
+            options=by_benchmark, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
             palette=Palette(label(r) for r in cost.sort("position", maintain_order=True).iter_rows(named=True)),
         )
 
@@ -98,6 +110,7 @@ class BenchmarkSection:
     front_sentence: str
     since: str  # what the last price snapshot changed
     missing: tuple[str, ...]  # instances without a measured result
+    pricing: PricingTables | None = None  # cost under each pricing option; None when all is on demand
 
 
 @dataclass(frozen=True)
@@ -144,6 +157,9 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
                   if r["on_pareto_front"])
     table = cost_table(numbering.table(), short, rows, sources, numbering)
+    all_options = sources.options.get((first["comparison"], bench), [])
+    pricing = (pricing_tables(short, all_options, sources.pricing, numbering, sources.price_lines)
+               if any(r["pricing_option"] != "on_demand" for r in all_options) else None)
     return BenchmarkSection(
         heading=Heading(number, labels.benchmark(bench), f"{first['comparison']}-{bench}"),
         short=short, comparison=first["comparison_title"], table=table,
@@ -161,6 +177,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
         front=front, front_sentence=front_sentence(front, len(known)),
         since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
         missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
+        pricing=pricing,
     )
 
 
@@ -215,16 +232,16 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         system_call = numbering.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
                                      f"No measured {short} result for {r['instance_type']}: "
                                      f"{r.get('mapping_note') or 'no mapping'}.")
-    where = sources.price_lines.get((r["provider"], r["region"], r["instance_type"], r["price_as_of"]))
-    price_call = numbering.note(f"price:{r['provider']}:{r['region']}:{r['instance_type']}",
-                                price_note(r["provider"], r["region"], r["instance_type"], r["usd_per_hour"],
-                                           r["price_as_of"], r.get("price_source"), where=where))
+    price_call = option_note(r, numbering, sources.price_lines)
     cost = r["cost_to_train_usd"]
     return Row((
         Cell(label(r), subs=(accelerators,), tags=tags),
         Cell(r["system"] or "none", note=system_call, breakable=True),
         Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
-        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call),
+        Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call, tags=price_tags(r),
+             subs=tuple(t for t in (
+                 f"{fmt.usd_hour(r['usd_per_accelerator_hour'])}/accelerator" if r.get("usd_per_accelerator_hour") else None,
+                 fmt.day(r["price_as_of"]) if r.get("price_as_of") else None) if t)),
         Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost),
         Cell("baseline" if r["is_baseline"] else fmt.savings(r["savings_pct"]), sort=r["savings_pct"]),
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),

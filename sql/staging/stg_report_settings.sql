@@ -1,5 +1,7 @@
--- Report-wide settings from report.toml (one row); price_date null means the newest snapshot.
+-- Report-wide settings from report.toml (one row); price_date null means the newest on-demand snapshot.
 -- regions: the region bought in per provider ([regions]), which the atlas prices in too.
+-- pricing_models: the pricing options the report shows, in order; baseline_pricing: the option savings are
+-- measured against; discounts: the user's negotiated percent off a pricing model (pipelines/metrics/pricing_options.py).
 create or replace table stg_report_settings as
 select
     title::varchar       as title,
@@ -8,5 +10,10 @@ select
     benchmarks::varchar[] as benchmarks,
     price_date::date     as price_date,
     regions::struct(provider varchar, region varchar)[] as regions,
-    config_path::varchar as config_path
+    config_path::varchar as config_path,
+    pricing_models::varchar[] as pricing_models,
+    baseline_pricing::varchar as baseline_pricing,
+    discounts::struct(provider varchar, instance_type varchar, pricing_model varchar, percent double)[] as discounts,
+    runs_per_month::integer[] as runs_per_month,
+    stale_after_days::integer as stale_after_days
 from settings_in;

@@ -381,6 +381,22 @@ case("toml_bad_instance_form", "an instance without its provider",
      {TOML: edit(TOML, '"aws/dl1.24xlarge", ', '"dl1.24xlarge", ')},
      error=TOML_RE + r":comparisons\[1\]\.instances\[0\]: 'dl1\.24xlarge' is not of the form provider/instance_type")
 case("toml_missing", "report.toml deleted", remove=[TOML], error=TOML_RE + r": is missing")
+PRICING_AT = 'benchmarks = ["resnet", "bert", "dlrm"]\n'
+case("toml_pricing_option_unknown", "pricing_models with a 2-year reserved instance, which no provider sells",
+     {TOML: edit(TOML, PRICING_AT, PRICING_AT + 'pricing_models = ["on_demand", "reserved_2y"]\n')},
+     error=TOML_RE + r":pricing_models\[1\]: 'reserved_2y' is not a pricing option")
+case("toml_baseline_pricing_not_shown", "baseline_pricing that is not one of pricing_models",
+     {TOML: edit(TOML, PRICING_AT, PRICING_AT + 'pricing_models = ["on_demand", "spot"]\nbaseline_pricing = "commitment_1y"\n')},
+     error=TOML_RE + r":baseline_pricing: commitment_1y is not one of pricing_models")
+case("toml_discount_percent_out_of_range", "a discount of 112 percent",
+     {TOML: raw(TOML) + '\n[[discounts]]\nprovider = "aws"\npricing_model = "on_demand"\npercent = 112\n'},
+     error=TOML_RE + r":discounts\[0\]\.percent: 112 must be a number above 0 and below 100")
+case("toml_discount_unknown_model", "a discount off a pricing model that does not exist",
+     {TOML: raw(TOML) + '\n[[discounts]]\nprovider = "aws"\npricing_model = "enterprise"\npercent = 12\n'},
+     error=TOML_RE + r":discounts\[0\]\.pricing_model: 'enterprise' is not one of on_demand, spot, reserved")
+case("toml_stale_after_days_negative", "stale_after_days below zero",
+     {TOML: edit(TOML, PRICING_AT, PRICING_AT + 'stale_after_days = -1\n')},
+     error=TOML_RE + r":stale_after_days: -1 must be a whole number of days")
 case("toml_mlperf_tree_missing", "mlperf_trees naming a folder that does not exist",
      {TOML: edit(TOML, 'benchmarks = ["resnet", "bert", "dlrm"]\n',
                  'benchmarks = ["resnet", "bert", "dlrm"]\nmlperf_trees = ["trees/training_results_v1.0"]\n')},

@@ -1,0 +1,155 @@
+"""Pricing options: which price of an instance the report shows under each way of paying, the user's
+negotiated discounts, and the commitment break-even (pure polars and arithmetic).
+
+A pricing option is spelled as report.toml's `pricing_models` spells it:
+
+    on_demand          the on-demand list price
+    spot               the spot price (a run can be interrupted and must restart from a checkpoint)
+    reserved_1y        the cheapest 1-year reserved instance (any payment option and offering class)
+    savings_plan_3y    the cheapest 3-year savings plan (Compute or EC2 Instance)
+    committed_use_1y   the 1-year committed use discount (GCP)
+    commitment_1y      the cheapest 1-year commitment of any kind the provider sells
+                       (reserved, savings plan or committed use); likewise _3y
+
+"Cheapest" is the lowest effective hourly rate (recurring + upfront / (term x 8,760 h)); ties go
+to the payment option that pays less upfront (no, partial, all upfront), then to the offering class
+in alphabetical order, so the choice is the same on every run.
+
+A negotiated discount is a percentage off one pricing model (on_demand, spot, reserved,
+savings_plan, committed_use) of a provider, or of one instance (which then wins over the
+provider's): every part of the price (effective, recurring and upfront) is cut by it, and the row's
+`whose_price` says it is the user's own price, never a list price.
+
+Commitment break-even, for a commitment option against the same instance's on-demand price:
+
+    break_even_share          = committed effective rate / on-demand rate: the share of the term
+                                the instance must spend training for the commitment to cost less
+    monthly cost, N runs      on demand or spot: N x hours per run x rate (only hours used are billed)
+                              commitment: 730 h x rate x commitments needed, where one commitment
+                              covers one instance for 730 h a month: ceil(N x hours per run / 730)
+    break_even_runs_per_month = 730 x committed rate / (on-demand rate x hours per run): from this
+                                many runs a month on, one commitment costs less than on demand
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import polars as pl
+
+from pipelines.ingest.prices.normalized import COMMITMENTS, PAYMENT_OPTIONS
+
+HOURS_PER_MONTH = 730  # 8,760 h / 12: the month the providers bill a commitment by
+DEFAULT_PRICING_MODELS = ("on_demand", "spot", "commitment_1y", "commitment_3y")
+DEFAULT_BASELINE_PRICING = "on_demand"
+KEY = ["provider", "region", "instance_type"]
+_OPTION = re.compile(r"^(reserved|savings_plan|committed_use|commitment)_([13])y$")
+# what the option columns of a chosen price are called (after the price's own columns)
+OPTION_COLUMNS = ["pricing_option", "pricing_model", "term_years", "payment_option", "offering_class",
+                  "upfront_usd", "recurring_usd_per_hour", "whose_price"]
+LIST_PRICE = "list"
+
+
+def parse_option(option: str) -> tuple[tuple[str, ...], int | None] | None:
+    """The pricing models and the term an option spelling stands for; None for an unknown spelling."""
+    if option in ("on_demand", "spot"):
+        return (option,), None
+    match = _OPTION.match(option)
+    if not match:
+        return None
+    kind, term = match.group(1), int(match.group(2))
+    return (COMMITMENTS if kind == "commitment" else (kind,)), term
+
+
+def option_label(option: str) -> str:
+    """"On demand", "Spot", "1-year commitment", "3-year reserved", "1-year savings plan"..."""
+    models, term = parse_option(option) or ((option,), None)
+    if term is None:
+        return {"on_demand": "On demand", "spot": "Spot"}.get(option, option)
+    kind = "commitment" if len(models) > 1 else models[0].replace("_", " ")
+    return f"{term}-year {kind}"
+
+
+def discount_label(percent: float, pricing_model: str) -> str:
+    """The whose_price of a discounted row: "own: 12% off on_demand list"."""
+    return f"own: {percent:g}% off {pricing_model} list"
+
+
+def apply_discounts(prices: pl.DataFrame, discounts: list[dict]) -> pl.DataFrame:
+    """Cut each price by the user's discount for its provider (or instance) and pricing model.
+
+    `discounts`: dicts with provider, instance_type (None: the whole provider), pricing_model and
+    percent. An instance's own discount wins over its provider's. Adds `whose_price`: "list", or
+    the discount that made it the user's own price.
+    """
+    out = prices.with_columns(pl.lit(None, pl.Float64).alias("_percent"), pl.lit(LIST_PRICE).alias("whose_price"))
+    # provider-wide first, so that an instance's own discount, applied after, overrides it
+    for d in sorted(discounts, key=lambda d: d.get("instance_type") is not None):
+        hit = (pl.col("provider") == d["provider"]) & (pl.col("pricing_model") == d["pricing_model"])
+        if d.get("instance_type") is not None:
+            hit = hit & (pl.col("instance_type") == d["instance_type"])
+        out = out.with_columns(
+            pl.when(hit).then(pl.lit(float(d["percent"]))).otherwise(pl.col("_percent")).alias("_percent"),
+            pl.when(hit).then(pl.lit(discount_label(d["percent"], d["pricing_model"])))
+            .otherwise(pl.col("whose_price")).alias("whose_price"),
+        )
+    keep = 1.0 - pl.col("_percent").fill_null(0.0) / 100.0
+    return out.with_columns(
+        *[(pl.col(c) * keep).alias(c) for c in ("usd_per_hour", "upfront_usd", "recurring_usd_per_hour")
+          if c in out.columns]
+    ).drop("_percent")
+
+
+def choose_options(prices: pl.DataFrame, options: list[str] | tuple[str, ...]) -> pl.DataFrame:
+    """The price each instance has under each option: one row per (provider, region, instance_type,
+    pricing_option), the cheapest effective rate among the rows the option stands for; an instance
+    without such a price has no row for that option. `prices` are the prices in force (one row per
+    price option) with all PRICE_SCHEMA columns."""
+    payment_rank = pl.col("payment_option").replace_strict(
+        PAYMENT_OPTIONS, range(len(PAYMENT_OPTIONS)), default=-1, return_dtype=pl.Int64)
+    chosen = []
+    for position, option in enumerate(options):
+        models, term = parse_option(option)
+        rows = prices.filter(pl.col("pricing_model").is_in(list(models)))
+        if term is not None:
+            rows = rows.filter(pl.col("term_years") == term)
+        chosen.append(
+            rows.sort(["usd_per_hour", payment_rank, "offering_class"], nulls_last=False)
+            .group_by(KEY, maintain_order=True).first()
+            .with_columns(pl.lit(option).alias("pricing_option"), pl.lit(position).alias("option_position"))
+        )
+    return pl.concat(chosen, how="diagonal_relaxed") if chosen else prices.clear()
+
+
+def break_even_share(committed_usd_per_hour: pl.Expr, on_demand_usd_per_hour: pl.Expr) -> pl.Expr:
+    """Share of the term the instance must train for the commitment to cost less than on demand."""
+    return committed_usd_per_hour / on_demand_usd_per_hour
+
+
+def break_even_runs_per_month(committed_usd_per_hour: pl.Expr, on_demand_usd_per_hour: pl.Expr,
+                              hours_per_run: pl.Expr) -> pl.Expr:
+    """Runs a month from which one commitment costs less than paying on demand for each run."""
+    return HOURS_PER_MONTH * committed_usd_per_hour / (on_demand_usd_per_hour * hours_per_run)
+
+
+def monthly_cost(option: str, usd_per_hour: float, hours_per_run: float, runs: float) -> float:
+    """What `runs` training runs a month cost under an option: on demand and spot bill the hours used;
+    a commitment bills every hour of the month, and one commitment covers one instance (730 h)."""
+    used = runs * hours_per_run
+    models, term = parse_option(option) or ((option,), None)
+    if term is None:
+        return used * usd_per_hour
+    return HOURS_PER_MONTH * usd_per_hour * max(1, math.ceil(used / HOURS_PER_MONTH - 1e-12))
+
+
+def cheapest_at(options: dict[str, float], hours_per_run: float, runs: float) -> tuple[str, float] | None:
+    """The cheapest option (and its monthly cost) at `runs` a month; `options`: option -> effective
+    USD/h, in report order (the first wins a tie)."""
+    costs = [(monthly_cost(o, rate, hours_per_run, runs), i, o) for i, (o, rate) in enumerate(options.items())
+             if rate is not None]
+    if not costs:
+        return None
+    cost, _, option = min(costs)
+    return option, cost
+
