@@ -81,7 +81,8 @@ COLUMNS: dict[str, Column] = {
     "price_as_of": Column("date of the snapshot the price in force comes from"),
     "price_source": Column("where the price in force comes from"),
     "price_certainty": Column("exact or approximate, as for the price in force (the report tags approximate prices)"),
-    "price_date": Column("the report's price date: report.toml's price_date, else the newest on-demand snapshot"),
+    "price_date": Column("the report's price date: report.toml's price_date, else the newest on-demand snapshot of the "
+                         "compared instances"),
     "previous_price_date": Column("the newest on-demand snapshot date before the price date (empty when there is none)"),
     "first_price_date": Column("the oldest snapshot date"),
     "previous_as_of": Column("date of the previous price"),
@@ -284,6 +285,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
                                           "percent", "percent"),
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
     ("atlas_trend", "instances_needed"): Column("instances the cheapest configuration needs"),
+    ("atlas_prices", "price_date"): Column("the date the atlas prices at: the newest on-demand snapshot of the "
+                                          "instances a scored result can be priced on"),
     ("atlas_prices", "as_of"): Column("date of the price"),
     ("stg_board_power", "model"): Column("the catalog's accelerator model the board power belongs to"),
     ("stg_mlperf_scores", "energy_kwh"): Column("measured energy of the training run, kWh (energy_joules / 3,600,000)",

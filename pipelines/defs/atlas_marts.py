@@ -114,17 +114,19 @@ def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_instances")
 
 
-@atlas_asset("atlas_prices", ["stg_prices", "stg_instances", "stg_report_settings"],
+@atlas_asset("atlas_prices", ["stg_prices", "stg_instances", "stg_report_settings", "atlas_systems"],
         "The price book's on-demand history of every atlas instance, in the region it is priced in "
         "(report.toml's region of its provider, else its cheapest).", kinds=("duckdb", "polars"))
 @input_errors_as_failures
 def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
+        instances = read_table(conn, "stg_instances")
         history = on_demand(read_table(conn, "stg_prices")).join(
-            read_table(conn, "stg_instances").select("provider", "instance_type"), on=["provider", "instance_type"],
-            how="semi")
+            instances.select("provider", "instance_type"), on=["provider", "instance_type"], how="semi")
         regions = {r["provider"]: r["region"] for r in read_table(conn, "stg_report_settings")["regions"][0]}
-        chosen = metrics.atlas_price_history(history, regions, metrics.atlas_price_date(history))
+        used = conn.sql("select distinct cloud_model from atlas_systems where cloud_model is not null").pl()
+        price_date = metrics.atlas_price_date(history, instances, used["cloud_model"].to_list())
+        chosen = metrics.atlas_price_history(history, regions, price_date).with_columns(price_date=pl.lit(price_date))
         create_table(conn, "atlas_prices", prices_in=chosen)
         return _done(conn, "atlas_prices", preview=True)
 
@@ -134,7 +136,7 @@ def _entries(conn) -> pl.DataFrame:
 
 
 def atlas_price_date(conn):
-    return conn.sql("select max(as_of) from atlas_prices").fetchall()[0][0]
+    return conn.sql("select max(price_date) from atlas_prices").fetchall()[0][0]
 
 
 @atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices", "stg_board_power",

@@ -49,10 +49,19 @@ DIVISION_ORDER = pl.col("division").replace_strict({"closed": 0, "open": 1}, def
 _PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
 
 
-def atlas_price_date(history: pl.DataFrame) -> date:
-    """The atlas prices at the newest snapshot of the price book (on-demand rows of its instances)."""
+def atlas_price_date(history: pl.DataFrame, instances: pl.DataFrame | None = None,
+                     cloud_models: list[str] | None = None) -> date:
+    """The atlas prices at the newest on-demand snapshot of the instances it can price a result on:
+    those whose accelerator (instances.accelerator_model) is a cloud model of a scored system
+    (`cloud_models`). An instance no result needs (a newer accelerator than the corpus holds) does not
+    move the date. Without such an instance, the newest snapshot of every instance."""
     if history.is_empty():
         raise InputError("prices/", None, "holds no on-demand price for any instance of instances.csv")
+    if instances is not None and cloud_models:
+        used = instances.filter(pl.col("accelerator_model").is_in(cloud_models)).select("provider", "instance_type")
+        relevant = history.join(used, on=["provider", "instance_type"], how="semi")
+        if not relevant.is_empty():
+            history = relevant
     return history["as_of"].max()  # type: ignore[return-value]
 
 

@@ -1,12 +1,18 @@
--- The report's price date (report.toml, else the newest on-demand snapshot) and the on-demand snapshot before it.
--- On demand sets the date: spot and commitment snapshots (which may be newer) count from the date on, as
--- their newest price dated on or before it, but do not move it.
+-- The report's price date (report.toml, else the newest on-demand snapshot of the compared instances) and the
+-- on-demand snapshot of those instances before it. On demand sets the date: spot and commitment snapshots (which
+-- may be newer) count from the date on, as their newest price dated on or before it, but do not move it; nor does
+-- a price of an instance the report does not compare (the catalog also serves the atlas).
 create or replace table report_dates as
-with price_date as (
-    select coalesce((select price_date from stg_report_settings), (select max(as_of) from stg_prices where pricing_model = 'on_demand')) as price_date
+with compared as (
+    select p.* from stg_prices p
+    where p.pricing_model = 'on_demand'
+      and exists (select 1 from stg_comparisons c where c.provider = p.provider and c.instance_type = p.instance_type)
+),
+price_date as (
+    select coalesce((select price_date from stg_report_settings), (select max(as_of) from compared)) as price_date
 )
 select
     price_date,
-    (select max(as_of) from stg_prices where pricing_model = 'on_demand' and as_of < price_date) as previous_price_date,
+    (select max(as_of) from compared where as_of < price_date) as previous_price_date,
     (select min(as_of) from stg_prices) as first_price_date
 from price_date;
