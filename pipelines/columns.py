@@ -281,6 +281,14 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("atlas_costs", "price_age_days"): Column("days from the price's date to the atlas's price date (its newest "
                                               "snapshot)", "count"),
     ("atlas_costs", "stale"): Column("true when the price is more than 365 days older than the atlas's price date"),
+    ("atlas_costs", "cheapest_option"): Column("the cheapest way to pay for the pair among on demand and report.toml's "
+                                               "pricing_models its instance has (spot, commitments)"),
+    ("atlas_costs", "cheapest_option_usd_per_hour"): Column("the effective USD per hour of the cheapest option",
+                                                            "usd_per_hour"),
+    ("atlas_costs", "cheapest_option_cost_usd"): Column("cost to train under the cheapest option (a commitment's "
+                                                        "rate assumes the instances are committed anyway)", "usd"),
+    ("atlas_option_costs", "cost_to_train_usd"): Column("instances needed x the option's effective USD per hour x "
+                                                        "time to train", "usd"),
     ("atlas_trend", "change_pct"): Column("change of the cheapest cost to train since the model's previous round, "
                                           "percent", "percent"),
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
@@ -314,7 +322,8 @@ DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
         "mlperf_runs": ("stg_mlperf_runs", "every run (result log) behind those scores"),
     },
     "atlas": {
-        "atlas": ("atlas_costs", "every priced MLPerf result × cloud instance pair"),
+        "atlas": ("atlas_costs", "every priced MLPerf result × cloud instance pair, on demand and under every other "
+                                 "pricing option its instance has (atlas_option_costs)"),
         "mlperf_scores": ("atlas_scores", "every benchmark entry of the corpus, scored as MLCommons scores it"),
         "atlas_not_priced": ("atlas_unpriced", "entries without a cost, and why"),
         "atlas_trend": ("atlas_trend", "the cheapest cost to train per benchmark model and round"),

@@ -208,3 +208,17 @@ def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
     assert [row.cells[0].text for row in digest.table.rows] == ["1", "2", "3"]
     assert web.figure is not None and digest.figure is None
     assert "the 3 cheapest or tagged of 12" in digest.table.caption
+
+
+def test_the_cheapest_way_to_pay_prefers_on_demand_on_a_tie_and_keeps_report_order():
+    pairs = pl.DataFrame({"round": ["v2.0"] * 2, "folder": ["A"] * 2, "system": ["s", "t"], "benchmark": ["resnet"] * 2,
+                          "provider": ["aws"] * 2, "instance_type": ["p"] * 2, "usd_per_hour": [10.0, 10.0],
+                          "cost_to_train_usd": [5.0, 5.0]})
+    options = pl.DataFrame({"round": ["v2.0"] * 3, "folder": ["A"] * 3, "system": ["s", "t", "t"],
+                            "benchmark": ["resnet"] * 3, "provider": ["aws"] * 3, "instance_type": ["p"] * 3,
+                            "pricing_option": ["spot", "commitment_1y", "commitment_3y"], "option_position": [1, 2, 3],
+                            "usd_per_hour": [10.0, 4.0, 4.0], "cost_to_train_usd": [5.0, 2.0, 2.0]})
+    best = atlas.with_cheapest_option(pairs, options)
+    # s: spot costs what on demand costs -> on demand; t: both commitments at 2.0 -> the one listed first
+    assert best.select("system", "cheapest_option", "cheapest_option_cost_usd").rows() == [
+        ("s", "on_demand", 5.0), ("t", "commitment_1y", 2.0)]

@@ -70,7 +70,7 @@ def test_publishes_html_pdf_and_csv(sample_atlas):
 @needs_sample
 def test_costs_in_the_csv_by_hand(sample_atlas):
     folder, _, _ = sample_atlas
-    atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True)
+    atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True).filter(pl.col("pricing_option") == "on_demand")
     gaudi = atlas.filter((pl.col("system") == "SYS-420GH-TNGR") & (pl.col("benchmark") == "resnet")).row(0, named=True)
     # Habana v1.0 resnet: olympic mean 62.551556 minutes on 1 x dl1.24xlarge at 13.10904 USD/h
     assert gaudi["instance_type"] == "dl1.24xlarge" and gaudi["instances_needed"] == 1
@@ -97,7 +97,7 @@ def test_price_ages_divisions_and_the_cover_counts(sample_atlas):
     """Issue 14: each pair's price date, age and staleness; the cover states estimates, unpriced entries
     and the spread of price ages, counted here from the published CSVs."""
     folder, _, _ = sample_atlas
-    atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True)
+    atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True).filter(pl.col("pricing_option") == "on_demand")
     assert {"division", "price_as_of", "price_age_days", "stale"} <= set(atlas.columns)
     assert set(atlas["division"]) == {"closed"}  # the sample's systems JSON are all closed
     ages = dict(atlas.select("instance_type", "price_age_days").unique().iter_rows())
@@ -115,6 +115,31 @@ def test_price_ages_divisions_and_the_cover_counts(sample_atlas):
     assert f"Not priced {unpriced.height} of {scores.height} entries" in cover
     assert (f"Price ages {prices.height} prices dated {prices['price_as_of'].min()} to {prices['price_as_of'].max()}; "
             f"{prices['stale'].sum()} stale (over 365 days old)") in cover
+
+
+@needs_sample
+def test_every_way_to_pay_and_the_cheapest_one(sample_atlas):
+    """Issue 15 item 5: every pair under the bundled pricing options in force on 2025-06-01 (report.toml's
+    default: spot and the cheapest 1- and 3-year commitment), the cheapest named on the on-demand row."""
+    folder, _, _ = sample_atlas
+    atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True)
+    rows = {(r["system"], r["benchmark"], r["instance_type"], r["pricing_option"]): r for r in atlas.to_dicts()}
+    # NVIDIA's v0.7 dgx1 ResNet-50 (8 V100, 71.278322 minutes) on one p3.16xlarge: the 3-year reserved
+    # instance, all upfront (raw/prices/reserved_2019-04-05.csv), effective 7.882953 USD/h
+    key = ("dgx1_ngc20.06_mxnet", "resnet", "p3.16xlarge")
+    three = rows[key + ("commitment_3y",)]
+    assert (three["pricing_model"], three["term_years"], three["payment_option"]) == ("reserved", 3, "all_upfront")
+    assert three["cost_to_train_usd"] == pytest.approx(1 * 7.882953 * 71.278322 / 60, rel=1e-6)  # 9.3647
+    on_demand = rows[key + ("on_demand",)]
+    assert on_demand["cost_to_train_usd"] == pytest.approx(24.48 * 71.278322 / 60, rel=1e-6)  # 29.0816
+    assert on_demand["cheapest_option"] == "commitment_3y"
+    assert on_demand["cheapest_option_cost_usd"] == pytest.approx(three["cost_to_train_usd"])
+    # GCP a2-ultragpu-8g's spot price (2025-06-01): 16.183172 USD/h for the 21.692583-minute BERT
+    spot = rows[("dgxa100_ngc21.05_pytorch", "bert", "a2-ultragpu-8g", "spot")]
+    assert spot["cost_to_train_usd"] == pytest.approx(16.183172 * 21.692583 / 60, rel=1e-6)  # 5.8509
+    # a pair whose instance has no other option in force keeps on demand
+    assert rows[("SYS-420GH-TNGR", "resnet", "dl1.24xlarge", "on_demand")]["cheapest_option"] == "on_demand"
+    assert ("SYS-420GH-TNGR", "resnet", "dl1.24xlarge", "spot") not in rows
 
 
 @needs_sample

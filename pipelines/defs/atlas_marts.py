@@ -139,8 +139,16 @@ def atlas_price_date(conn):
     return conn.sql("select max(price_date) from atlas_prices").fetchall()[0][0]
 
 
+def _option_costs(conn, ranked: pl.DataFrame, price_date) -> pl.DataFrame:
+    """The pairs of `ranked` under report.toml's other pricing options, in the atlas's regions."""
+    options = read_table(conn, "stg_report_settings")["pricing_models"].to_list()[0] or []
+    option_prices = metrics.atlas_option_prices(read_table(conn, "stg_prices"), read_table(conn, "atlas_prices"),
+                                                price_date, list(options))
+    return metrics.option_costs(ranked, option_prices)
+
+
 @atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices", "stg_board_power",
-                             "stg_grid_intensity", "stg_pue"],
+                             "stg_grid_intensity", "stg_pue", "stg_prices", "stg_report_settings"],
         "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
         "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis; energy per run (measured, else "
         "estimated from board power), location-based emissions in the instance's region, energy rank.",
@@ -154,8 +162,28 @@ def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
         priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),
                                      read_table(conn, "stg_pue"))
         ranked = with_price_age(metrics.rank(priced), price_date)
+        ranked = metrics.with_cheapest_option(ranked, _option_costs(conn, ranked, price_date))
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
         return _done(conn, "atlas_costs", preview=True)
+
+
+@atlas_asset("atlas_option_costs", ["atlas_costs", "stg_prices", "stg_report_settings"],
+        "Every priced pair under every other way to pay its instance has (report.toml pricing_models: spot and "
+        "the cheapest 1- and 3-year commitment by default): the option's effective rate and cost to train.",
+        kinds=("duckdb", "polars"))
+@input_errors_as_failures
+def atlas_option_costs(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        costs = read_table(conn, "atlas_costs")
+        options = _option_costs(conn, costs.drop([c for c in costs.columns if c.startswith("cheapest_option")]),
+                                atlas_price_date(conn))
+        keep = ["round", "benchmark", "benchmark_model", "division", "submitter", "system", "accelerator_model",
+                "accelerators_total", "time_to_train_minutes", "provider", "region", "instance_type",
+                "instances_needed", *metrics.OPTION_PRICE_COLUMNS, "usd_per_hour", "cost_to_train_usd",
+                "accelerator_hours", "usd_per_accelerator_hour", "price_as_of", "price_certainty", "price_source",
+                "folder"]
+        write_frame(conn, "atlas_option_costs", options.select([c for c in keep if c in options.columns]))
+        return _done(conn, "atlas_option_costs", preview=True)
 
 
 @atlas_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],
@@ -177,5 +205,5 @@ def atlas_trend(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_trend", preview=True)
 
 
-ATLAS_TABLES = ["atlas_costs", "atlas_unpriced", "atlas_trend", "atlas_scores", "atlas_runs", "atlas_systems",
+ATLAS_TABLES = ["atlas_costs", "atlas_option_costs", "atlas_unpriced", "atlas_trend", "atlas_scores", "atlas_runs", "atlas_systems",
                 "atlas_instances", "atlas_prices"]

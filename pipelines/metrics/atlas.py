@@ -40,6 +40,7 @@ from pipelines.ingest.mlperf_rules import round_order
 from pipelines.metrics.cost import pareto_front
 from pipelines.metrics.energy import MEASURED, energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force
+from pipelines.metrics.pricing_options import choose_options
 
 GROUP = ["round", "benchmark_model", "division"]
 # closed first wherever divisions are listed
@@ -234,3 +235,62 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
         .alias("change_pct")
     ).drop("_order")
 
+
+
+# ---- every way people pay -------------------------------------------------------------------------
+OPTION_PRICE_COLUMNS = ["pricing_option", "pricing_model", "term_years", "payment_option", "offering_class",
+                        "upfront_usd", "recurring_usd_per_hour"]
+
+
+def atlas_option_prices(prices: pl.DataFrame, chosen_regions: pl.DataFrame, price_date: date,
+                        options: list[str]) -> pl.DataFrame:
+    """The price in force at `price_date` of each atlas instance under each pricing option other than
+    on demand (report.toml's pricing_models: spot, the cheapest 1- and 3-year commitment by default),
+    in the one region the atlas prices the instance in (`chosen_regions`: provider, instance_type,
+    region). List prices: the report's negotiated discounts are the team's own, not the atlas's."""
+    others = [o for o in options if o != "on_demand"]
+    rows = (prices.filter(pl.col("pricing_model") != "on_demand")
+            .join(chosen_regions.select("provider", "instance_type", "region").unique(),
+                  on=["provider", "instance_type", "region"], how="semi"))
+    if rows.is_empty() or not others:
+        return rows.clear().with_columns(pl.lit(None, pl.Utf8).alias("pricing_option"),
+                                         pl.lit(None, pl.Int32).alias("option_position"))
+    return choose_options(prices_in_force(rows, price_date), others)
+
+
+def option_costs(ranked: pl.DataFrame, option_prices: pl.DataFrame) -> pl.DataFrame:
+    """Every priced pair under every other pricing option its instance has: the same instances needed
+    and time, at that option's effective rate (cost = instances needed x rate x hours). A commitment's
+    rate assumes the instances are committed anyway; the report's break-even says when that pays."""
+    hours = pl.col("time_to_train_minutes") / 60.0
+    priced = option_prices.select(
+        "provider", "instance_type", *OPTION_PRICE_COLUMNS, "option_position", pl.col("usd_per_hour").alias("_rate"),
+        pl.col("as_of").alias("_as_of"), pl.col("certainty").alias("_certainty"), pl.col("source").alias("_source"))
+    return (
+        ranked.join(priced, on=["provider", "instance_type"], how="inner")
+        .with_columns(
+            pl.col("_rate").alias("usd_per_hour"), pl.col("_as_of").alias("price_as_of"),
+            pl.col("_certainty").alias("price_certainty"), pl.col("_source").alias("price_source"),
+            (pl.col("instances_needed") * pl.col("_rate") * hours).alias("cost_to_train_usd"))
+        .with_columns((pl.col("cost_to_train_usd") / pl.col("accelerator_hours")).alias("usd_per_accelerator_hour"))
+        .drop("_rate", "_as_of", "_certainty", "_source")
+    )
+
+
+def with_cheapest_option(ranked: pl.DataFrame, options: pl.DataFrame) -> pl.DataFrame:
+    """Each on-demand pair with the cheapest way to pay for it among on demand and its other options
+    (`options`: option_costs): cheapest_option, cheapest_option_usd_per_hour, cheapest_option_cost_usd.
+    Ties go to on demand, then to the option listed first in report.toml."""
+    key = ["round", "folder", "system", "benchmark", "provider", "instance_type"]
+    candidates = pl.concat([
+        ranked.select(*key, pl.lit("on_demand").alias("cheapest_option"), pl.lit(0).alias("_order"),
+                      pl.col("usd_per_hour").alias("cheapest_option_usd_per_hour"),
+                      pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd")),
+        options.select(*key, pl.col("pricing_option").alias("cheapest_option"),
+                       (pl.col("option_position") + 1).alias("_order"),
+                       pl.col("usd_per_hour").alias("cheapest_option_usd_per_hour"),
+                       pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd")),
+    ], how="vertical_relaxed")
+    best = (candidates.sort("cheapest_option_cost_usd", "_order")
+            .group_by(key, maintain_order=True).first().drop("_order"))
+    return ranked.join(best, on=key, how="left")

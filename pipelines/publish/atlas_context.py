@@ -333,6 +333,6 @@ def pairs_table(costs: pl.DataFrame) -> Table:
             Cell(fmt.count(r["cost_rank"]), sort=r["cost_rank"]), Cell(tags),
         ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
                    ("Benchmark", model_name(r["benchmark_model"])))))
-    return Table(0, f"Every priced result × instance pair ({len(rows):,}; the same rows as data/atlas.csv)", columns,
+    return Table(0, f"Every priced result × instance pair ({len(rows):,}; on demand: the on-demand rows of data/atlas.csv)", columns,
                  tuple(rows), css="pairs-table", csv="atlas", empty="This table needs JavaScript; data/atlas.csv "
                  "has the same rows.", anchor="every-pair", web_only=True)

@@ -10,6 +10,7 @@ import polars as pl
 from pipelines.ingest.mlperf_quirks import MODEL_NAMES
 from pipelines.ingest.mlperf_rules import RULES
 from pipelines.metrics.atlas import DIVISION_ORDER
+from pipelines.metrics.pricing_options import option_label
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
 from pipelines.publish.footnotes import price_note, runs_note, system_note
@@ -216,13 +217,21 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
              note=numbering.note(f"price:{r['provider']}:{r['instance_type']}", price_note(
                  r["provider"], r["region"], r["instance_type"], r["usd_per_hour"], r["price_as_of"], r["price_source"],
                  unit=_billing(r), approximate=approximate))),
-        Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"]),
+        Cell(fmt.usd(r["cost_to_train_usd"]), sort=r["cost_to_train_usd"], subs=_cheaper_option(r)),
         Cell("–" if r["accelerator_hours"] is None else f"{r['accelerator_hours']:,.1f}", sort=r["accelerator_hours"]),
         Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
         *energy_cells(r, numbering, f"{r['folder']}:{r['system']}:{r['benchmark']}"),
     ), classes=("cheapest",) if rank == 1 else (),
         facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"))
         + labels.optional_facets(r))
+
+
+def _cheaper_option(r: dict) -> tuple[str, ...]:
+    """"3-year commitment: $1.23" under the on-demand cost, when another way to pay is cheaper."""
+    option = r.get("cheapest_option")
+    if option in (None, "on_demand"):
+        return ()
+    return (f"{option_label(option)}: {fmt.usd(r['cheapest_option_cost_usd'])}",)
 
 
 def _billing(r: dict) -> str:

@@ -29,6 +29,17 @@ SCORE_COLUMNS = ["round", "submitter", "system", "benchmark", "runs", "dropped_r
 ATLAS_FILES = {name: table for name, (table, _rows) in DATA_FILES["atlas"].items()}
 
 
+def atlas_pairs(costs: pl.DataFrame, options: pl.DataFrame | None) -> pl.DataFrame:
+    """data/atlas.csv: every pair on demand (atlas_costs's rows and columns, pricing_option on_demand),
+    then the same pairs under each other pricing option its instance has (atlas_option_costs; rank,
+    tags and energy are the on-demand rows')."""
+    on_demand = costs.with_columns(pl.lit("on_demand").alias("pricing_option"), pl.lit("on_demand").alias("pricing_model"))
+    if options is None or options.is_empty():
+        return on_demand
+    return pl.concat([on_demand, options], how="diagonal_relaxed").select(
+        on_demand.columns + [c for c in options.columns if c not in on_demand.columns])
+
+
 def write_atlas_data(folder: Path, tables: dict[str, pl.DataFrame]) -> list[Path]:
     """Every atlas table as data/<file>.csv and .parquet (ATLAS_FILES)."""
     written = []
@@ -36,5 +47,7 @@ def write_atlas_data(folder: Path, tables: dict[str, pl.DataFrame]) -> list[Path
         frame = tables[table]
         if name == "mlperf_scores":
             frame = frame.select(SCORE_COLUMNS + [c for c in frame.columns if c not in SCORE_COLUMNS])
+        if name == "atlas":
+            frame = atlas_pairs(frame, tables.get("atlas_option_costs"))
         written += write_table(folder, name, frame)
     return written
