@@ -68,7 +68,9 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     html, reader, texts = published
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
-    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2024-05-21" in title
+    # the previous on-demand snapshot of the compared instances (the catalog's other instances have later
+    # ones, e.g. Azure's GB200 and MI300X on 2025-05-16, which are not the report's)
+    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2022-02-08" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
@@ -205,7 +207,7 @@ def test_analysis_figures_by_hand(published):
     # price to beat the baseline, in Table 2's p4d row
     beat_baseline = baseline / (a100 / 60)
     assert f"${beat_baseline:.4f}" in text
-    # what the last snapshot changed: on 2024-05-21 Azure was cheapest (the p4d price cut came in 2025-06)
+    # what the last snapshot changed: on 2022-02-08 Azure was cheapest (the p4d price cut came in 2025-06)
     assert (f"new cheapest; was Azure Standard_ND96asr_v4 (${azure * a100 / 60:.2f}), "
             f"when AWS p4d.24xlarge cost ${p4d_before * a100 / 60:.2f}") in text
     assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text

@@ -1,5 +1,5 @@
 -- The report's price date (report.toml, else the newest on-demand snapshot of the compared instances) and the
--- on-demand snapshot of those instances before it. On demand sets the date: spot and commitment snapshots (which
+-- on-demand snapshot of those instances before it ("What changed" compares the two). On demand sets the date: spot and commitment snapshots (which
 -- may be newer) count from the date on, as their newest price dated on or before it, but do not move it; nor does
 -- a price of an instance the report does not compare (the catalog also serves the atlas).
 create or replace table report_dates as
