@@ -7,6 +7,8 @@ Each failure message names the input file and row (or report.toml entry) to fix.
 import dagster as dg
 
 from pipelines.defs.resources import PipelineSettings
+from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
+from pipelines.ingest.names import unknown_name
 from pipelines.warehouse import sql_text
 
 
@@ -49,10 +51,58 @@ def one_price_per_instance_and_date(settings: PipelineSettings) -> dg.AssetCheck
 
 
 @dg.asset_check(asset="stg_comparisons", blocking=True,
-                additional_deps=["stg_instances", "stg_mappings", "stg_prices", "stg_results", "stg_report_settings"],
-                description="Every compared instance has an instance row, a mapping per benchmark and a price in "
-                            "force at the price date; every mapped system has results.")
+                additional_deps=["stg_instances", "stg_mappings", "stg_prices", "stg_results", "stg_throughput",
+                                 "stg_systems", "stg_report_settings"],
+                description="Every throughput row and mapping names a known system, benchmark or workload and "
+                            "instance (an unknown name lists the valid ones, with the nearest for a near miss); every "
+                            "compared instance has an instance row, a mapping (or throughput measured on it) per "
+                            "benchmark and a price in force at the price date; every mapped system has results.")
 def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:
     with settings.connect(read_only=True) as conn:
-        rows = conn.sql(sql_text("check_comparison_coverage")).fetchall()
-    return _result([f"{where}: {problem}" for where, problem in rows], "every compared instance is covered")
+        # names first: a misspelled system or benchmark would otherwise read as a missing mapping or result
+        problems = _throughput_problems(conn) + _mapping_problems(conn)
+        if not problems:
+            problems = [f"{where}: {problem}" for where, problem in conn.sql(sql_text("check_comparison_coverage")).fetchall()]
+    return _result(problems, "every throughput row and mapping names known things; every compared instance is covered")
+
+
+def _names(conn, sql: str) -> list[str]:
+    return [r[0] for r in conn.sql(sql).fetchall() if r[0] is not None]
+
+
+def _known_benchmarks(conn) -> list[str]:
+    workloads = _names(conn, "select unnest(workloads).name from stg_report_settings")
+    return [*MLPERF_BENCHMARKS, *workloads]
+
+
+def _name_problems(rows: list[tuple], checks: list[tuple[int, str, list[str]]]) -> list[str]:
+    """rows of (file, line, value...); checks of (value index, column name, known values)."""
+    problems = []
+    for row in rows:
+        for index, column, known in checks:
+            problem = unknown_name(column, row[index], known)
+            if problem:
+                problems.append(f"{row[0]}:{row[1]} column {column}: {problem}")
+    return problems
+
+
+def _throughput_problems(conn) -> list[str]:
+    """Every throughput row names a known system (a systems JSON, a scored system, a system of
+    mappings.csv, or an instance as provider/instance_type) and a known benchmark or workload."""
+    systems = _names(conn, "select system from stg_systems union select system from stg_results "
+                           "union select system from stg_mappings "
+                           "union select provider || '/' || instance_type from stg_instances")
+    rows = conn.sql("select file, line, system, benchmark from stg_throughput order by file, line").fetchall()
+    return _name_problems(rows, [(2, "system", systems), (3, "benchmark", _known_benchmarks(conn))])
+
+
+def _mapping_problems(conn) -> list[str]:
+    """Every mapping names an instance of instances.csv, a known benchmark or workload, and a system
+    with a systems JSON, a result or measured throughput."""
+    systems = _names(conn, "select system from stg_systems union select system from stg_results "
+                           "union select system from stg_throughput")
+    instances = _names(conn, "select provider || '/' || instance_type from stg_instances")
+    rows = conn.sql("select file, line, provider || '/' || instance_type, benchmark, system from stg_mappings "
+                    "order by file, line").fetchall()
+    return (_name_problems(rows, [(2, "instance", instances), (3, "benchmark", _known_benchmarks(conn))])
+            + _name_problems([r for r in rows if r[4] is not None], [(4, "system", systems)]))

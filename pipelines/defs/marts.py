@@ -12,7 +12,7 @@ from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
-from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost
+from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
@@ -59,24 +59,25 @@ def _dates(conn: duckdb.DuckDBPyConnection) -> tuple[date, date | None]:
     return conn.sql("select price_date, previous_price_date from report_dates").fetchall()[0]
 
 
-def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict], int]:
+def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict], int, list[dict]]:
     """report.toml's pricing options (on_demand always among them: the export's rows and the
-    break-even's reference), the baseline's pricing, the user's discounts and when a price is stale."""
-    row = conn.sql("select pricing_models, baseline_pricing, discounts, stale_after_days from stg_report_settings"
-                   ).fetchall()[0]
+    break-even's reference), the baseline's pricing, the user's discounts, when a price is stale and
+    the team's own workloads."""
+    row = conn.sql("select pricing_models, baseline_pricing, discounts, stale_after_days, workloads "
+                   "from stg_report_settings").fetchall()[0]
     options = list(row[0]) + ([] if "on_demand" in row[0] else ["on_demand"])
-    return options, row[1], list(row[2]), row[3]
+    return options, row[1], list(row[2]), row[3], list(row[4])
 
 
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     """Cost to train under each pricing option with the prices in force on a date (an empty frame for no date)."""
     history = read_table(conn, "stg_prices")
-    options, baseline_pricing, discounts, stale_after_days = _pricing(conn)
+    options, baseline_pricing, discounts, stale_after_days, workloads = _pricing(conn)
     prices = apply_discounts(prices_in_force(history, on) if on else history.clear(), discounts)
     inputs = assemble_inputs(
         read_table(conn, "stg_comparisons"), read_table(conn, "stg_instances"), read_table(conn, "stg_mappings"),
         read_table(conn, "time_to_train"), choose_options(prices, options), read_table(conn, "stg_throughput"),
-        options,
+        options, workload_frame(workloads),
     )
     cost = compute_cost(inputs, baseline_pricing)
     return with_price_age(cost, on or date.min, stale_after_days)  # no date: an empty frame

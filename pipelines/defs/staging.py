@@ -210,7 +210,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
         {
             "comparison": c.id, "comparison_title": c.title, "description": c.description, "position": i,
             "provider": inst.provider, "region": config.regions[inst.provider], "instance_type": inst.instance_type,
-            "benchmark": bench, "benchmark_position": config.benchmarks.index(bench), "is_baseline": inst == c.baseline,
+            "benchmark": bench, "benchmark_position": config.all_benchmarks.index(bench), "is_baseline": inst == c.baseline,
             "config_path": f"{relative} comparisons[{ci}].instances[{i}]",
         }
         for ci, c in enumerate(config.comparisons)
@@ -227,7 +227,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
           description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, the "
                       "region bought in per provider (the report's and the atlas's), the pricing options shown, "
                       "the baseline's pricing, the user's discounts, the break-even's runs a month and the "
-                      "age after which a price is stale.")
+                      "age after which a price is stale, and the team's own workloads (samples per training run).")
 @input_errors_as_failures
 def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path, config = _report_config(settings)
@@ -240,10 +240,14 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
         "discounts": [{"provider": d.provider, "instance_type": d.instance_type, "pricing_model": d.pricing_model,
                        "percent": d.percent} for d in config.discounts],
         "runs_per_month": list(config.runs_per_month), "stale_after_days": config.stale_after_days,
+        "workloads": [{"name": w.name, "title": w.title, "samples": w.samples, "runs_per_month": w.runs_per_month,
+                       "description": w.description} for w in config.workloads],
     }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
                 "price_date": pl.Date, "regions": pl.List(pl.Struct({"provider": pl.Utf8, "region": pl.Utf8})),
                 "config_path": pl.Utf8, "pricing_models": pl.List(pl.Utf8), "baseline_pricing": pl.Utf8,
                 "discounts": pl.List(pl.Struct({"provider": pl.Utf8, "instance_type": pl.Utf8,
                                                 "pricing_model": pl.Utf8, "percent": pl.Float64})),
-                "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64})
+                "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64,
+                "workloads": pl.List(pl.Struct({"name": pl.Utf8, "title": pl.Utf8, "samples": pl.Float64,
+                                                "runs_per_month": pl.Int64, "description": pl.Utf8}))})
     return _load(context, settings, "stg_report_settings", settings_in=row)

@@ -103,6 +103,9 @@ def _build() -> dict[str, dict[str, BenchmarkRule]]:
 
 RULES: dict[str, dict[str, BenchmarkRule]] = _build()
 
+# Every benchmark name of every round: the names a report, a mapping or a throughput row may use.
+MLPERF_BENCHMARKS: tuple[str, ...] = tuple(sorted({b for rules in RULES.values() for b in rules}))
+
 # Folder names the official summarizer maps to benchmark names.
 BENCHMARK_ALIASES = {"mask": "maskrcnn"}
 

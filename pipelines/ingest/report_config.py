@@ -28,6 +28,16 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
     instance = "p4d.24xlarge"          # optional: this instance only (wins over the provider's)
     pricing_model = "on_demand"        # on_demand, spot, reserved, savings_plan, committed_use
     percent = 12
+
+A team's own workload: its throughput rows (throughput/*.csv, benchmark = the workload's name)
+give the time to train, samples / samples_per_second. A comparison may list it in its own
+`benchmarks` without the report listing it, so other comparisons need no mapping for it:
+
+    [workloads.ourmodel]
+    title = "Our model"                # the section's heading
+    samples = 12_000_000               # training samples in one run (epochs x dataset size)
+    runs_per_month = 4                 # optional: adds the monthly cost
+    description = "..."                # optional: what a run is, shown with its section
 """
 
 from __future__ import annotations
@@ -40,12 +50,15 @@ from pathlib import Path
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
+from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
+from pipelines.ingest.names import unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
 from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, parse_option
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,20 @@ class Discount:
     percent: float
 
 
+@dataclass(frozen=True)
+class Workload:
+    """A team's own training run: how many samples it trains, so measured throughput gives its time."""
+
+    name: str
+    title: str
+    samples: float
+    runs_per_month: int | None = None
+    description: str = ""
+
+
 DEFAULT_RUNS_PER_MONTH = (1, 100, 1000)
+
+
 @dataclass(frozen=True)
 class ReportConfig:
     title: str
@@ -94,6 +120,12 @@ class ReportConfig:
     discounts: tuple[Discount, ...] = ()
     runs_per_month: tuple[int, ...] = DEFAULT_RUNS_PER_MONTH
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
+    workloads: tuple[Workload, ...] = ()
+
+    @property
+    def all_benchmarks(self) -> tuple[str, ...]:
+        """The report's benchmarks, then the workloads it does not list: the order of every section."""
+        return self.benchmarks + tuple(w.name for w in self.workloads if w.name not in self.benchmarks)
 
 
 _DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
@@ -158,6 +190,39 @@ def _discounts(path: Path, data: dict) -> tuple[Discount, ...]:
     return tuple(out)
 
 
+_WORKLOAD_KEYS = {"title", "samples", "runs_per_month", "description"}
+
+
+def _workloads(path: Path, data: dict) -> tuple[Workload, ...]:
+    tables = data.get("workloads", {})
+    if not isinstance(tables, dict):
+        raise InputError(path, "workloads", "must be tables of the form [workloads.<name>]")
+    out = []
+    for name, item in tables.items():
+        where = f"workloads.{name}"
+        if not _NAME.match(name):
+            raise InputError(path, where, f"{name!r} must be a lower-case name (a-z, 0-9, _)")
+        if name in MLPERF_BENCHMARKS:
+            raise InputError(path, where, f"{name!r} is an MLPerf benchmark; name the workload otherwise")
+        if not isinstance(item, dict):
+            raise InputError(path, where, "must be a table")
+        unknown = sorted(set(item) - _WORKLOAD_KEYS)
+        if unknown:
+            raise InputError(path, f"{where}.{unknown[0]}", "is not a workload key (title, samples, runs_per_month, "
+                             "description)")
+        title = item.get("title")
+        if not isinstance(title, str) or not title.strip():
+            raise InputError(path, f"{where}.title", "is missing")
+        samples = item.get("samples")
+        if not _is_number(samples) or not samples > 0 or samples == float("inf"):
+            raise InputError(path, f"{where}.samples", f"{samples!r} must be a positive number of training samples")
+        runs = item.get("runs_per_month")
+        if runs is not None and not (isinstance(runs, int) and not isinstance(runs, bool) and runs > 0):
+            raise InputError(path, f"{where}.runs_per_month", f"{runs!r} must be a positive whole number")
+        out.append(Workload(name, title.strip(), float(samples), runs, str(item.get("description", ""))))
+    return tuple(out)
+
+
 def _positive_ints(path: Path, key: str, value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or not value or not all(
             isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
@@ -202,6 +267,12 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not title.strip():
         raise InputError(path, "title", "is empty")
     benchmarks = _str_list(path, "benchmarks", need("benchmarks", list))
+    workloads = _workloads(path, data)
+    workload_names = [w.name for w in workloads]
+    for i, bench in enumerate(benchmarks):
+        problem = unknown_name("benchmark", bench, [*MLPERF_BENCHMARKS, *workload_names])
+        if problem:
+            raise InputError(path, f"benchmarks[{i}]", problem + "; a workload of your own is declared in [workloads]")
     regions = need("regions", dict)
     for provider, region in regions.items():
         if provider not in PROVIDERS or not isinstance(region, str):
@@ -242,9 +313,13 @@ def parse_report_config(path: Path) -> ReportConfig:
                 raise InputError(path, "regions", f"has no region for provider {inst.provider} (used by {where})")
         own = item.get("benchmarks")
         comp_benchmarks = _str_list(path, f"{where}.benchmarks", own) if own is not None else benchmarks
-        unknown = [b for b in comp_benchmarks if b not in benchmarks]
-        if unknown:
-            raise InputError(path, f"{where}.benchmarks", f"{', '.join(unknown)} not in the report's benchmarks")
+        for bench in comp_benchmarks:
+            if bench not in benchmarks and bench not in workload_names:
+                hint = unknown_name("name", bench, [*benchmarks, *workload_names]) or ""
+                hint = hint[hint.find(";"):hint.find(" (known")] if "did you mean" in hint else ""
+                raise InputError(path, f"{where}.benchmarks",
+                                 f"{bench} not in the report's benchmarks ({', '.join(benchmarks)}) nor a workload "
+                                 f"([workloads]: {', '.join(workload_names) or 'none'}){hint}")
         comparisons.append(Comparison(cid, item["title"], baseline, instances, comp_benchmarks,
                                       str(item.get("description", ""))))
 
@@ -271,6 +346,7 @@ def parse_report_config(path: Path) -> ReportConfig:
         discounts=_discounts(path, data),
         runs_per_month=_positive_ints(path, "runs_per_month", data.get("runs_per_month", list(DEFAULT_RUNS_PER_MONTH))),
         stale_after_days=stale,
+        workloads=workloads,
     )
 
 

@@ -1,9 +1,16 @@
 """Cost to train, savings and speedup: pure polars, one row per (comparison, benchmark, instance,
 pricing option); the options and the break-even are pipelines/metrics/pricing_options.py's.
 
+    time to train (min)  = the MLPerf score of the mapped system, or for a workload of the team's
+                           own (report.toml [workloads]): samples per run / measured samples_per_second / 60
     cost to train (USD)  = usd_per_hour x time_to_train_minutes / 60 (usd_per_hour: the option's
                            effective hourly rate; for a commitment, as if all its hours are used)
-    samples per dollar   = samples_per_second x 3600 / usd_per_hour
+    samples per dollar   = samples_per_second x 3600 / usd_per_hour for measured throughput (a
+                           workload's samples / cost is the same figure); for an MLPerf result,
+                           samples to converge / cost to train where the logs give it, else the
+                           logged throughput's samples_per_second x 3600 / usd_per_hour
+    relative value       = samples per dollar / the baseline's (the baseline is 1.00)
+    monthly cost (USD)   = cost to train x the workload's runs_per_month
     USD per accelerator-hour = usd_per_hour / accelerator_count (per-chip billing: count 1, per chip)
     savings_pct          = 100 x (1 - cost / baseline cost), the baseline priced at baseline_pricing
     speedup              = baseline time / time
@@ -28,7 +35,7 @@ from pipelines.metrics.pricing_options import LIST_PRICE, break_even_runs_per_mo
 EXPORT_COLUMNS = [
     "comparison", "benchmark", "provider", "region", "instance_type", "accelerator",
     "accelerator_count", "system", "time_to_train_minutes", "usd_per_hour", "cost_to_train_usd",
-    "baseline_instance_type", "savings_pct", "speedup", "price_as_of",
+    "baseline_instance_type", "savings_pct", "speedup", "price_as_of", "samples_per_dollar", "relative_value",
 ]
 # ...then the pricing option of the row's price (on-demand rows: on_demand and nulls), whose price
 # it is (list, or the user's own after a discount) and the price per accelerator-hour.
@@ -42,6 +49,40 @@ _PRICE_EXTRAS = ["pricing_model", "term_years", "payment_option", "offering_clas
                  "zone_min_usd_per_hour", "zone_max_usd_per_hour"]
 
 
+# samples_per_dollar_basis: which formula of the docstring gave a row's samples per dollar
+MEASURED_BASIS = "measured throughput"
+CONVERGENCE_BASIS = "samples to converge / cost"
+LOGGED_BASIS = "MLPerf log throughput"
+OWN_MEASUREMENT = "measured on the instance itself"
+
+WORKLOAD_SCHEMA = {"benchmark": pl.Utf8, "workload_title": pl.Utf8, "workload_description": pl.Utf8,
+                   "workload_samples": pl.Float64, "runs_per_month": pl.Int64}
+
+
+def workload_frame(workloads: list[dict]) -> pl.DataFrame:
+    """report.toml's workloads (stg_report_settings.workloads) as one row per workload name."""
+    return pl.DataFrame([{"benchmark": w["name"], "workload_title": w["title"],
+                          "workload_description": w.get("description") or None, "workload_samples": w["samples"],
+                          "runs_per_month": w["runs_per_month"]} for w in workloads], schema=WORKLOAD_SCHEMA)
+
+
+def instance_reference(provider: pl.Expr, instance_type: pl.Expr) -> pl.Expr:
+    """"aws/p4d.24xlarge": how a throughput row names the cloud instance it was measured on."""
+    return pl.concat_str(provider, pl.lit("/"), instance_type)
+
+
+def with_own_measurements(mappings: pl.DataFrame, throughput: pl.DataFrame) -> pl.DataFrame:
+    """mappings.csv, plus the throughput rows measured on a compared instance itself (system
+    "aws/p4d.24xlarge"): such a row stands for its instance without a mapping; a mapping wins."""
+    key = ["provider", "instance_type", "benchmark"]
+    parts = pl.col("system").str.splitn("/", 2)
+    own = (throughput.filter(pl.col("system").str.count_matches("/") == 1)
+           .select(parts.struct.field("field_0").alias("provider"), parts.struct.field("field_1").alias("instance_type"),
+                   "benchmark", "system", pl.lit(OWN_MEASUREMENT).alias("note")))
+    mapped = mappings.select(*key, "system", "note")
+    return pl.concat([mapped, own.join(mapped, on=key, how="anti")])
+
+
 def assemble_inputs(
     comparisons: pl.DataFrame,
     instances: pl.DataFrame,
@@ -50,6 +91,7 @@ def assemble_inputs(
     prices: pl.DataFrame,
     throughput: pl.DataFrame,
     options: tuple[str, ...] | list[str] = ("on_demand",),
+    workloads: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Join what each compared instance needs: accelerators, measured system, time and price.
 
@@ -57,8 +99,10 @@ def assemble_inputs(
     `pricing_option` (pricing_options.choose_options; without that column every price is on_demand).
     One row per compared instance and option of `options`: always on_demand (null figures when it
     has no price, as before), the other options only where the instance has that price.
-    Throughput measured by a team wins over throughput derived from MLPerf logs.
+    Throughput measured by a team wins over throughput derived from MLPerf logs. A benchmark named
+    in `workloads` (workload_frame) takes its time from measured throughput and its samples per run.
     """
+    workloads = workloads if workloads is not None else pl.DataFrame(schema=WORKLOAD_SCHEMA)
     if "pricing_option" not in prices.columns:
         prices = prices.with_columns(pl.lit("on_demand").alias("pricing_option"))
     option_order = pl.DataFrame({"pricing_option": list(options), "option_position": list(range(len(options)))},
@@ -66,7 +110,15 @@ def assemble_inputs(
     logged = time_to_train.select(
         "system", "benchmark", "round", "time_to_train_minutes", "runs", "dropped_runs",
         pl.col("samples_per_second").alias("logged_samples_per_second"),
+        (pl.col("samples_to_converge") if "samples_to_converge" in time_to_train.columns
+         else pl.lit(None, pl.Float64)).alias("samples_to_converge"),
     )
+    measured = throughput.select(
+        "system", "benchmark", pl.col("samples_per_second").alias("measured_samples_per_second"),
+        pl.col("source").alias("throughput_source"), "measured_on",
+        (pl.col("file") + pl.lit(" line ") + pl.col("line").cast(pl.Utf8)).alias("throughput_line"),
+    ) if "source" in throughput.columns else throughput.select(
+        "system", "benchmark", pl.col("samples_per_second").alias("measured_samples_per_second"))
     return (
         comparisons.select(
             "comparison", "comparison_title", "position", "provider", "region", "instance_type",
@@ -75,7 +127,7 @@ def assemble_inputs(
         .join(option_order, how="cross")
         .join(instances.select("provider", "instance_type", "accelerator", "accelerator_count"),
               on=["provider", "instance_type"], how="left")
-        .join(mappings.select("provider", "instance_type", "benchmark", "system", pl.col("note").alias("mapping_note")),
+        .join(with_own_measurements(mappings, throughput).rename({"note": "mapping_note"}),
               on=["provider", "instance_type", "benchmark"], how="left")
         .join(logged, on=["system", "benchmark"], how="left")
         .join(prices.select("provider", "region", "instance_type", "pricing_option", "usd_per_hour",
@@ -83,15 +135,22 @@ def assemble_inputs(
                             *[c for c in _PRICE_EXTRAS if c in prices.columns]),
               on=["provider", "region", "instance_type", "pricing_option"], how="left")
         .filter((pl.col("pricing_option") == "on_demand") | pl.col("usd_per_hour").is_not_null())
-        .join(throughput.select("system", "benchmark", pl.col("samples_per_second").alias("measured_samples_per_second")),
-              on=["system", "benchmark"], how="left")
+        .join(measured, on=["system", "benchmark"], how="left")
+        .join(workloads, on="benchmark", how="left")
         .with_columns(
+            pl.when(pl.col("workload_samples").is_not_null())
+            .then(pl.col("workload_samples") / pl.col("measured_samples_per_second") / 60.0)
+            .otherwise(pl.col("time_to_train_minutes")).alias("time_to_train_minutes"),
+            pl.coalesce("workload_samples", "samples_to_converge").alias("samples_per_run"),
             pl.coalesce("measured_samples_per_second", "logged_samples_per_second").alias("samples_per_second"),
             pl.when(pl.col("measured_samples_per_second").is_not_null()).then(pl.lit("measured"))
             .when(pl.col("logged_samples_per_second").is_not_null()).then(pl.lit("MLPerf log"))
             .otherwise(None).alias("throughput_origin"),
+            pl.when(pl.col("workload_samples").is_not_null()).then(pl.lit(MEASURED_BASIS))
+            .when(pl.col("time_to_train_minutes").is_not_null()).then(pl.lit("MLPerf result"))
+            .otherwise(None).alias("time_origin"),
         )
-        .drop("measured_samples_per_second", "logged_samples_per_second")
+        .drop("measured_samples_per_second", "logged_samples_per_second", "workload_samples")
     )
 
 
@@ -112,10 +171,22 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
     group = ["comparison", "benchmark", "pricing_option"]
     instance = ["comparison", "benchmark", "provider", "region", "instance_type"]
     hours = pl.col("time_to_train_minutes") / 60.0
+    for column, kind in (("samples_per_run", pl.Float64), ("runs_per_month", pl.Int64),
+                         ("throughput_origin", pl.Utf8)):
+        if column not in inputs.columns:
+            inputs = inputs.with_columns(pl.lit(None, kind).alias(column))
+    cost = pl.col("usd_per_hour") * hours
+    per_run = pl.col("samples_per_run") / cost
+    per_throughput = pl.col("samples_per_second") * 3600.0 / pl.col("usd_per_hour")
+    measured = pl.col("throughput_origin") == "measured"
     with_cost = inputs.with_columns(
-        (pl.col("usd_per_hour") * hours).alias("cost_to_train_usd"),
-        (pl.col("samples_per_second") * 3600.0 / pl.col("usd_per_hour")).alias("samples_per_dollar"),
+        cost.alias("cost_to_train_usd"),
+        pl.when(measured).then(per_throughput).otherwise(pl.coalesce(per_run, per_throughput)).alias("samples_per_dollar"),
+        pl.when(measured & per_throughput.is_not_null()).then(pl.lit(MEASURED_BASIS))
+        .when(per_run.is_not_null()).then(pl.lit(CONVERGENCE_BASIS))
+        .when(per_throughput.is_not_null()).then(pl.lit(LOGGED_BASIS)).alias("samples_per_dollar_basis"),
         (pl.col("usd_per_hour") / pl.col("accelerator_count")).alias("usd_per_accelerator_hour"),
+        (cost * pl.col("runs_per_month")).alias("monthly_cost_usd"),
     )
     on_demand = with_cost.filter(pl.col("pricing_option") == "on_demand").select(
         *instance, pl.col("usd_per_hour").alias("on_demand_usd_per_hour"))
@@ -128,6 +199,7 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
             pl.col("provider").alias("baseline_provider"),
             pl.col("cost_to_train_usd").alias("baseline_cost_usd"),
             pl.col("time_to_train_minutes").alias("baseline_minutes"),
+            pl.col("samples_per_dollar").alias("baseline_samples_per_dollar"),
         )
     )
     cheapest = with_cost.group_by(group).agg(pl.col("cost_to_train_usd").min().alias("cheapest_cost_usd"))
@@ -143,12 +215,13 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
             (pl.col("cost_to_train_usd").rank("min").over(instance) == 1).alias("cheapest_option"),
             (100.0 * (1.0 - pl.col("cost_to_train_usd") / pl.col("baseline_cost_usd"))).alias("savings_pct"),
             (pl.col("baseline_minutes") / pl.col("time_to_train_minutes")).alias("speedup"),
+            (pl.col("samples_per_dollar") / pl.col("baseline_samples_per_dollar")).alias("relative_value"),
             (pl.col("baseline_cost_usd") / hours).alias("price_to_beat_baseline"),
             (pl.col("cheapest_cost_usd") / hours).alias("price_to_beat_cheapest"),
             pl.col("cost_to_train_usd").rank("min").over(group).cast(pl.Int64).alias("cost_rank"),
         )
         .with_columns(pareto_front(pl.col("time_to_train_minutes"), pl.col("cost_to_train_usd")).over(group).alias("on_pareto_front"))
-        .drop("baseline_minutes", "cheapest_cost_usd")
+        .drop("baseline_minutes", "cheapest_cost_usd", "baseline_samples_per_dollar")
     )
     first = EXPORT_COLUMNS + OPTION_EXPORT_COLUMNS
     rest = [c for c in out.columns if c not in first]

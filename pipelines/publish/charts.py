@@ -119,11 +119,11 @@ def _usd_axis(axis) -> None:
 
 
 def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_text: str = "no result",
-              signed: bool = False) -> str:
+              signed: bool = False, dollars: bool = True) -> str:
     """Horizontal bars, one per instance in its own colour, with the table's figure written beside each
     bar; the baseline's bar is hatched and its name and the cheapest's are bold.
 
-    `signed` draws a diverging chart (savings). Every figure is written right of its bar's end, or
+    `dollars` labels the axis in USD (cost); `signed` draws a diverging chart (savings). Every figure is written right of its bar's end, or
     right of zero for a negative bar, where its row is free ("1.27× the baseline's cost" is too long to
     sit between a bar and the instance names), and the axis is widened until every figure fits.
     """
@@ -154,7 +154,7 @@ def bar_chart(bars: list[Bar], xlabel: str, chart_id: str, alt: str, missing_tex
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlabel(xlabel)
     ax.xaxis.set_major_locator(MaxNLocator(6))
-    if not signed:
+    if dollars and not signed:
         _usd_axis(ax.xaxis)
     ax.grid(axis="x", zorder=0)
     ax.axvline(0, color="#333333", linewidth=0.8, zorder=3)

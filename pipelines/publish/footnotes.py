@@ -66,3 +66,19 @@ def price_note(provider: str, region: str | None, instance_type: str, usd_per_ho
     if approximate:
         text += " Approximate: a public list price not read from a price file."
     return text
+
+
+def throughput_note(samples_per_second: float, source: str | None, measured_on: date | None,
+                    where: str | None) -> str:
+    """"<n> samples per second, measured by <source> on <date> (<file> line <n>)": a team's own
+    measurement is credited to its source, never to MLPerf."""
+    on = f" on {fmt.day(measured_on)}" if measured_on else ""
+    return (f"{fmt.count(samples_per_second)} samples per second, measured by {source or 'an unnamed source'}{on}"
+            + (f" ({where})" if where else ""))
+
+
+def workload_note(samples: float, samples_per_second: float, source: str | None, measured_on: date | None,
+                  where: str | None) -> str:
+    """How a workload's time to train was computed from its measured throughput."""
+    return (f"Time to train = {fmt.count(samples)} samples per run (report.toml [workloads]) / "
+            f"{throughput_note(samples_per_second, source, measured_on, where)}.")

@@ -80,6 +80,17 @@ def count(value: float | None) -> str:
     return "–" if _missing(value) else f"{value:,.0f}"
 
 
+def per_dollar(value: float | None) -> str:
+    """Samples per dollar with three significant digits: 987, 12.3 k, 3.07 M, 1.23 G."""
+    if _missing(value):
+        return "–"
+    for scale, unit in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if abs(value) >= scale:
+            scaled = value / scale
+            return f"{scaled:.{2 if scaled < 10 else 1 if scaled < 100 else 0}f}{unit}"
+    return f"{value:.0f}"
+
+
 def day(value: date | None) -> str:
     return "–" if value is None else value.isoformat()
 

@@ -12,7 +12,8 @@ from pipelines.metrics.price_changes import on_demand
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
-from pipelines.publish.footnotes import runs_note, system_note
+from pipelines.metrics.cost import MEASURED_BASIS, OWN_MEASUREMENT
+from pipelines.publish.footnotes import runs_note, system_note, throughput_note, workload_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
@@ -111,6 +112,9 @@ class BenchmarkSection:
     since: str  # what the last price snapshot changed
     missing: tuple[str, ...]  # instances without a measured result
     pricing: PricingTables | None = None  # cost under each pricing option; None when all is on demand
+    about: str = ""  # a workload's description (report.toml [workloads])
+    monthly: str = ""  # a workload's cost a month at its runs_per_month
+    value: str = ""  # the best samples per dollar against the baseline's
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,8 @@ def comparison_section(number: int, comparison: pl.DataFrame, sources: Sources, 
 def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering: Numbering) -> BenchmarkSection:
     """One benchmark of a comparison; `rows` in the table's order (cheapest first)."""
     first = rows[0]
-    bench, short = first["benchmark"], labels.short_benchmark(first["benchmark"])
+    bench, workload = first["benchmark"], first.get("workload_title")
+    short = workload.split(" (")[0] if workload else labels.short_benchmark(bench)
     known = [r for r in rows if r["cost_to_train_usd"] is not None]
     baseline = next((r for r in rows if r["is_baseline"]), None)
     cheapest = known[0] if known else None
@@ -161,7 +166,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     pricing = (pricing_tables(short, all_options, sources.pricing, numbering, sources.price_lines)
                if any(r["pricing_option"] != "on_demand" for r in all_options) else None)
     return BenchmarkSection(
-        heading=Heading(number, labels.benchmark(bench), f"{first['comparison']}-{bench}"),
+        heading=Heading(number, workload or labels.benchmark(bench), f"{first['comparison']}-{bench}"),
         short=short, comparison=first["comparison_title"], table=table,
         figures=cost_figures(rows, short, front, numbering, sources.palette),
         cheapest=_pick(cheapest), fastest=_pick(fastest),
@@ -177,8 +182,31 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
         front=front, front_sentence=front_sentence(front, len(known)),
         since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
         missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
-        pricing=pricing,
+        pricing=pricing, about=first.get("workload_description") or "",
+        monthly=monthly_sentence(known), value=value_sentence(known),
     )
+
+
+def monthly_sentence(known: list[dict]) -> str:
+    """"At 4 runs a month: AWS p4d.24xlarge $150.11, ...": a workload's bill, cheapest first."""
+    priced = [r for r in known if r.get("monthly_cost_usd") is not None]
+    if not priced:
+        return ""
+    return (f"At {priced[0]['runs_per_month']} runs a month: "
+            + "; ".join(f"{label(r)} {fmt.usd(r['monthly_cost_usd'])}" for r in priced) + " a month.")
+
+
+def value_sentence(known: list[dict]) -> str:
+    """The most samples per dollar and its value against the baseline (1.00×)."""
+    valued = [r for r in known if r.get("samples_per_dollar") is not None]
+    if not valued:
+        return ""
+    best = max(valued, key=lambda r: (r["samples_per_dollar"], -r["position"]))
+    text = f"Most samples per dollar: {label(best)}, {fmt.per_dollar(best['samples_per_dollar'])}"
+    if best.get("relative_value") is not None and not best["is_baseline"]:
+        text += f", {fmt.times(best['relative_value'])} the baseline's value"
+    unknown = len(known) - len(valued)
+    return text + (f" ({unknown} of {len(known)} instances have no throughput or samples to converge)." if unknown else ".")
 
 
 def _pick(row: dict | None) -> Pick | None:
@@ -212,6 +240,7 @@ COST_COLUMNS = (
     Column("Instance", header=True), Column("Reference system", css="system"),
     Column("Time to train", numeric=True), Column("USD per hour", numeric=True), Column("Cost to train", numeric=True),
     Column("Savings vs baseline", numeric=True, css="wrap"), Column("Speed\u00adup", numeric=True),
+    Column("Samples per dollar", numeric=True, css="wrap"),
     Column("baseline", numeric=True, group=PRICE_TO_BEAT), Column("cheapest", numeric=True, group=PRICE_TO_BEAT),
 ) + ENERGY_COLUMNS
 
@@ -245,6 +274,8 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost),
         Cell("baseline" if r["is_baseline"] else fmt.savings(r["savings_pct"]), sort=r["savings_pct"]),
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
+        Cell(fmt.per_dollar(r.get("samples_per_dollar")), sort=r.get("samples_per_dollar"),
+             subs=(f"value {fmt.times(r['relative_value'])}",) if r.get("relative_value") is not None else ()),
         Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
         *energy_cells(r, numbering, f"{r['system']}:{r['benchmark']}"),
@@ -257,11 +288,22 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
 def system_footnote(r: dict, sources: Sources) -> str:
     """The measured system behind an instance's time: its configuration, how it was scored, how close a match."""
     score = sources.scores.get((r["system"], r["benchmark"]))
+    if r.get("time_origin") == MEASURED_BASIS:  # a workload of the team's own: no MLPerf in it
+        head = (f"{r['system']}:" if r.get("mapping_note") == OWN_MEASUREMENT
+                else system_note(r["system"], sources.systems.get(r["system"]), None))
+        parts = [head, workload_note(r["samples_per_run"], r["samples_per_second"], r.get("throughput_source"),
+                                     r.get("measured_on"), r.get("throughput_line"))]
+        if r.get("mapping_note") and r["mapping_note"] != OWN_MEASUREMENT:
+            parts.append(f"Match: {r['mapping_note']}.")
+        return " ".join(parts)
     parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None)]
     if score and score.get("runs") is not None:
         parts.append(runs_note(score["runs"], score["dropped_runs"]))
     elif score:
         parts.append(f"time to train from {score['file']} line {score['line']} (MLPerf result summarizer).")
+    if r.get("throughput_origin") == "measured":
+        parts.append("Samples per dollar from " + throughput_note(
+            r["samples_per_second"], r.get("throughput_source"), r.get("measured_on"), r.get("throughput_line")) + ".")
     if r.get("mapping_note"):
         parts.append(f"Match: {r['mapping_note']}.")
     return " ".join(parts)
@@ -305,6 +347,8 @@ def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering
         figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette))
     if len(known) >= 2:
         figures.append(pareto_figure(numbering.figure(), known, short, front, palette))
+    if sum(r.get("relative_value") is not None for r in shown) >= 2:
+        figures.append(value_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette))
     emissions = emissions_figure(numbering, known, short, label)
     return tuple(figures) + ((emissions,) if emissions else ())
 
@@ -333,6 +377,17 @@ def savings_figure(number: int, shown: list[dict], short: str, baseline: str, ba
     return Figure(number, charts.bar_chart(bars, f"Savings against {baseline} (%)", chart_id(number), alt, signed=True),
                   alt, f"{short}: savings against the baseline {baseline}{bars_note}: right of zero cheaper, left of "
                        f"zero dearer, written as a multiple of the baseline's cost.")
+
+
+def value_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str,
+                 palette: Palette) -> Figure:
+    """Relative value: samples per dollar against the baseline's (1.00×), the Gaudi study's headline."""
+    bars = [_bar(r, r.get("relative_value"), fmt.times(r.get("relative_value")), palette) for r in shown]
+    alt = _bars_alt(f"samples per dollar relative to the baseline {baseline}", bars)
+    return Figure(number, charts.bar_chart(bars, f"Samples per dollar relative to {baseline} (×)", chart_id(number), alt,
+                                          missing_text="no throughput known", dollars=False),
+                  alt, f"{short}: relative value, samples per dollar against the baseline {baseline} (1.00×){bars_note}; "
+                       f"longer is more training for the money; no bar: no throughput or samples to converge known.")
 
 
 def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...], palette: Palette) -> Figure:

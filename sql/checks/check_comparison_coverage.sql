@@ -18,9 +18,12 @@ no_instance as (
 no_mapping as (
     select c.config_path,
            c.provider || '/' || c.instance_type || ' has no row for benchmark ' || c.benchmark
-           || ' in mappings.csv (leave system empty to say there is no measured result)'
+           || ' in mappings.csv (leave system empty to say there is no measured result), nor throughput measured on it'
     from compared c
     anti join stg_mappings m using (provider, instance_type, benchmark)
+    -- a throughput row measured on the instance itself (system "aws/p4d.24xlarge") needs no mapping
+    where not exists (select 1 from stg_throughput t
+                      where t.system = c.provider || '/' || c.instance_type and t.benchmark = c.benchmark)
 ),
 no_price as (
     select c.config_path,
@@ -36,12 +39,13 @@ no_price as (
 no_results as (
     select m.file || ':' || m.line,
            'system ' || m.system || ' (for ' || m.provider || '/' || m.instance_type || ', ' || m.benchmark
-           || ') has no ' || m.benchmark || ' result in results/ or mlperf/'
+           || ') has no ' || m.benchmark || ' result in results/ or mlperf/, nor throughput in throughput/'
     from stg_mappings m
     where m.system is not null
       and exists (select 1 from compared c where c.provider = m.provider and c.instance_type = m.instance_type
                   and c.benchmark = m.benchmark)
       and not exists (select 1 from stg_results r where r.system = m.system and r.benchmark = m.benchmark)
+      and not exists (select 1 from stg_throughput t where t.system = m.system and t.benchmark = m.benchmark)
 )
 select * from no_instance
 union all select * from no_mapping

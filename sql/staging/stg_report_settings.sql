@@ -1,7 +1,7 @@
 -- Report-wide settings from report.toml (one row); price_date null means the newest on-demand snapshot.
 -- regions: the region bought in per provider ([regions]), which the atlas prices in too.
 -- pricing_models: the pricing options the report shows, in order; baseline_pricing: the option savings are
--- measured against; discounts: the user's negotiated percent off a pricing model (pipelines/metrics/pricing_options.py).
+-- measured against; workloads: a team's own training runs (report.toml [workloads]); discounts: the user's negotiated percent off a pricing model (pipelines/metrics/pricing_options.py).
 create or replace table stg_report_settings as
 select
     title::varchar       as title,
@@ -15,5 +15,6 @@ select
     baseline_pricing::varchar as baseline_pricing,
     discounts::struct(provider varchar, instance_type varchar, pricing_model varchar, percent double)[] as discounts,
     runs_per_month::integer[] as runs_per_month,
-    stale_after_days::integer as stale_after_days
+    stale_after_days::integer as stale_after_days,
+    workloads::struct(name varchar, title varchar, samples double, runs_per_month integer, description varchar)[] as workloads
 from settings_in;
