@@ -132,7 +132,22 @@ COLUMNS: dict[str, Column] = {
     "savings_pct": Column("savings against the baseline, percent: 100 x (1 - cost / baseline cost); "
                           "negative when dearer", "percent"),
     "speedup": Column("baseline time / time: above 1 trains faster than the baseline", "ratio"),
-    "samples_per_dollar": Column("samples trained per US dollar: samples per second x 3600 / price per hour", "count"),
+    "samples_per_dollar": Column("samples trained per US dollar: measured samples per second x 3600 / price per hour; "
+                                 "for an MLPerf result samples to converge / cost to train where known, else the "
+                                 "logged throughput's (samples_per_dollar_basis says which)", "count"),
+    "samples_per_dollar_basis": Column("which formula gave samples_per_dollar: measured throughput, samples to "
+                                       "converge / cost, or MLPerf log throughput"),
+    "relative_value": Column("samples per dollar / the baseline's on the same benchmark (the baseline is 1.00)", "ratio"),
+    "samples_per_run": Column("training samples in one run: the workload's samples (report.toml [workloads]) or the "
+                              "MLPerf result's samples to converge", "count"),
+    "time_origin": Column("where the time to train comes from: MLPerf result, or measured throughput (a workload's "
+                          "samples / samples per second)"),
+    "workload_title": Column("the team's own workload's title (report.toml [workloads])"),
+    "workload_description": Column("what one run of the team's own workload is (report.toml [workloads])"),
+    "runs_per_month": Column("training runs a month of the team's own workload (report.toml [workloads])"),
+    "monthly_cost_usd": Column("cost to train x runs_per_month, US dollars", "usd"),
+    "throughput_source": Column("who measured the throughput, and how (throughput/*.csv source)"),
+    "throughput_line": Column("the throughput row: file and line"),
     "price_to_beat_baseline": Column("hourly price at which this instance would train as cheaply as the baseline: "
                                      "baseline cost / time in hours", "usd_per_hour"),
     "price_to_beat_cheapest": Column("hourly price at which this instance would train as cheaply as the cheapest: "
