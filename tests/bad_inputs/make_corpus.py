@@ -354,8 +354,6 @@ case("throughput_unknown_benchmark", "a throughput row naming a workload with a 
      {OWN: edit(OWN, "aws/p3.16xlarge,resnet_inhouse,", "aws/p3.16xlarge,resnet_inhose,")},
      error=OWN_RE + r":3 column benchmark: unknown benchmark 'resnet_inhose'; did you mean 'resnet_inhouse'\? "
                     r"\(known benchmarks: bert, .*\)")
-case("throughput_only_on_one_instance", "the workload measured on two of its three instances: the third "
-     "shows no result, the run succeeds", {OWN: "".join(lines(OWN)[:3])}, accepted=True)
 
 # ---- systems JSON -----------------------------------------------------------------------------
 SYS = "systems/dgx1_ngc20.06_mxnet.json"
