@@ -140,6 +140,9 @@ COLUMNS: dict[str, Column] = {
     "relative_value": Column("samples per dollar / the baseline's on the same benchmark (the baseline is 1.00)", "ratio"),
     "samples_per_run": Column("training samples in one run: the workload's samples (report.toml [workloads]) or the "
                               "MLPerf result's samples to converge", "count"),
+    "samples_to_converge": Column("training samples the MLPerf result's runs needed to reach the quality target, as "
+                                  "the official summarizer reports them (empty where the evidence does not give them)",
+                                  "count"),
     "time_origin": Column("where the time to train comes from: MLPerf result, or measured throughput (a workload's "
                           "samples / samples per second)"),
     "workload_title": Column("the team's own workload's title (report.toml [workloads])"),
