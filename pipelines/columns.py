@@ -293,6 +293,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_report_settings", "runs_per_month"): Column("the break-even table's numbers of training runs a month"),
     ("stg_report_settings", "stale_after_days"): Column("a price older than this many days at the price date is "
                                                         "marked stale"),
+    ("stg_report_settings", "workloads"): Column("the team's own workloads (report.toml [workloads]): name, title, "
+                                                 "samples per training run, runs a month and description"),
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),
