@@ -300,7 +300,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_throughput", "source"): Column("where the measurement comes from"),
     ("atlas_costs", "price_age_days"): Column("days from the price's date to the atlas's price date (its newest "
                                               "snapshot)", "count"),
-    ("atlas_costs", "stale"): Column("true when the price is more than 365 days older than the atlas's price date"),
+    ("atlas_costs", "stale"): Column("true when the price is more than report.toml stale_after_days (default 365) "
+                                     "days older than the atlas's price date"),
     ("atlas_costs", "cheapest_option"): Column("the cheapest way to pay for the pair among on demand and report.toml's "
                                                "pricing_models its instance has (spot, commitments)"),
     ("atlas_costs", "cheapest_option_usd_per_hour"): Column("the effective USD per hour of the cheapest option",

@@ -240,6 +240,28 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / "reports/atlas/2025-09-01").resolve()
 
 
+def test_the_stale_age_is_report_tomls(tmp_path):
+    """report.toml stale_after_days marks the atlas's prices as it marks the report's."""
+    v10 = tmp_path / "corpus" / "training_results_v1.0"
+    system(v10, "Acme", "acme_a100_40", accelerator_model_name="NVIDIA A100-SXM4-40GB", accelerator_memory_capacity="40 GB")
+    write_logs(v10 / "Acme/results/acme_a100_40/resnet", resnet_logs())
+    env = atlas_env(tmp_path, tmp_path / "corpus")
+    toml = Path(env["RAW_DIR"]) / "report.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("\n[regions]", "\nstale_after_days = 1500\n\n[regions]", 1),
+                    encoding="utf-8")
+    done = make_atlas(env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    folder = tmp_path / "reports/atlas/2025-06-01"
+    atlas = pl.read_csv(folder / "data/atlas.csv").filter(pl.col("pricing_option") == "on_demand")
+    # a2-highgpu-8g's 2022-02-08 price is 1,209 days old on 2025-06-01: stale after 365 days, not after 1,500
+    a2 = atlas.filter(pl.col("instance_type") == "a2-highgpu-8g").row(0, named=True)
+    assert (a2["price_age_days"], a2["stale"]) == (1209, False)
+    assert not atlas["stale"].any()
+    cover = " ".join(PdfReader(folder / "atlas.pdf").pages[0].extract_text().split())
+    assert "0 stale (over 1500 days old)" in cover
+    assert "a price older than 1500 days" in (folder / "atlas.html").read_text(encoding="utf-8")
+
+
 def test_bad_price_is_one_line_and_publishes_nothing(tmp_path):
     env = atlas_env(tmp_path, quirk_corpus(tmp_path / "corpus"))
     (Path(env["RAW_DIR"]) / "prices" / "on_demand_2025-07-01.csv").write_text(

@@ -139,6 +139,11 @@ def atlas_price_date(conn):
     return conn.sql("select max(price_date) from atlas_prices").fetchall()[0][0]
 
 
+def stale_after_days(conn) -> int:
+    """report.toml's stale_after_days: the report and the atlas mark prices stale alike."""
+    return read_table(conn, "stg_report_settings")["stale_after_days"].to_list()[0]
+
+
 def _option_costs(conn, ranked: pl.DataFrame, price_date) -> pl.DataFrame:
     """The pairs of `ranked` under report.toml's other pricing options, in the atlas's regions."""
     options = read_table(conn, "stg_report_settings")["pricing_models"].to_list()[0] or []
@@ -161,7 +166,7 @@ def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
         priced = metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices)
         priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),
                                      read_table(conn, "stg_pue"))
-        ranked = with_price_age(metrics.rank(priced), price_date)
+        ranked = with_price_age(metrics.rank(priced), price_date, stale_after_days(conn))
         ranked = metrics.with_cheapest_option(ranked, _option_costs(conn, ranked, price_date))
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
         return _done(conn, "atlas_costs", preview=True)

@@ -4,7 +4,7 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
-from pipelines.defs.atlas_marts import ATLAS_TABLES, atlas_asset, atlas_assets, atlas_price_date
+from pipelines.defs.atlas_marts import ATLAS_TABLES, atlas_asset, atlas_assets, atlas_price_date, stale_after_days
 from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
 from pipelines.defs.resources import PipelineSettings
 from pipelines.publish.from_marts import generated_on
@@ -46,7 +46,9 @@ def _atlas_page(settings: PipelineSettings, detail) -> tuple[str, object]:
     with settings.connect() as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
         price_date = atlas_price_date(conn)
-    doc = build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf), detail=detail)
+        stale_after = stale_after_days(conn)
+    doc = build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf), detail=detail,
+                        stale_after_days=stale_after)
     return render_html(doc, "atlas.html.j2"), price_date
 
 

@@ -23,6 +23,7 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
                                        # pricing_models)
     runs_per_month = [1, 100, 1000]    # the break-even table's "cheapest at N runs a month"
     stale_after_days = 365             # a price older than this at the price date is marked stale
+                                       # (in the report and the atlas)
     [[discounts]]                      # the user's negotiated price: percent off a pricing model
     provider = "aws"
     instance = "p4d.24xlarge"          # optional: this instance only (wins over the provider's)

@@ -42,6 +42,7 @@ class Facts:
     price_newest: str | None
     prices_used: int  # distinct prices (instance, region, date) the pairs use
     prices_stale: int  # of them, older than the stale age at the price date
+    stale_after_days: int = DEFAULT_STALE_AFTER_DAYS  # report.toml stale_after_days
 
     @property
     def price_ages(self) -> str:
@@ -82,7 +83,7 @@ class Atlas:
 
 
 def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str,
-                  detail: Detail = WEB) -> Atlas:
+                  detail: Detail = WEB, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS) -> Atlas:
     """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
     atlas_runs, atlas_systems, atlas_instances, atlas_prices). `detail`: the web edition's (WEB) or the
     PDF digest's (atlas_rounds.DIGEST)."""
@@ -101,19 +102,20 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
     instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date)
-    facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"])
+    facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"],
+                         stale_after_days)
     contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, INSTANCES)
     return Atlas(
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
         facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
         instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
-        detail=detail,
+        detail=detail, stale_after_days=stale_after_days,
         counts=numbering.counts())
 
 
 def corpus_facts(scores: pl.DataFrame, costs: pl.DataFrame, unpriced: pl.DataFrame, instances: pl.DataFrame,
-                 runs: pl.DataFrame) -> Facts:
+                 runs: pl.DataFrame, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS) -> Facts:
     """What the cover and the summary count: entries, what is priced, what is an estimate, how old the prices are."""
     ages = age_spread(costs) if "stale" in costs.columns else {"oldest": None, "newest": None, "prices": 0, "stale": 0}
     return Facts(
@@ -124,7 +126,7 @@ def corpus_facts(scores: pl.DataFrame, costs: pl.DataFrame, unpriced: pl.DataFra
         estimate_pairs=costs.filter(pl.col("price_basis") != "same cloud").height,
         price_oldest=fmt.day(ages["oldest"]) if ages["oldest"] else None,
         price_newest=fmt.day(ages["newest"]) if ages["newest"] else None,
-        prices_used=ages["prices"], prices_stale=ages["stale"])
+        prices_used=ages["prices"], prices_stale=ages["stale"], stale_after_days=stale_after_days)
 
 
 def price_ages(facts: Facts) -> str:
@@ -132,7 +134,7 @@ def price_ages(facts: Facts) -> str:
     if not facts.prices_used:
         return "no price used"
     dates = facts.price_oldest if facts.price_oldest == facts.price_newest else f"{facts.price_oldest} to {facts.price_newest}"
-    return f"{facts.prices_used} prices dated {dates}; {facts.prices_stale} stale (over {DEFAULT_STALE_AFTER_DAYS} days old)"
+    return f"{facts.prices_used} prices dated {dates}; {facts.prices_stale} stale (over {facts.stale_after_days} days old)"
 
 
 def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
