@@ -366,10 +366,10 @@ case("toml_unknown_benchmark", "a comparison benchmark that the report does not 
      {TOML: edit(TOML, 'benchmarks = ["resnet", "bert"]', 'benchmarks = ["resnet", "gpt3"]')},
      error=TOML_RE + r":comparisons\[1\]\.benchmarks: gpt3 not in the report's benchmarks")
 case("toml_price_date_not_a_date", "price_date 2022-02-30",
-     {TOML: edit(TOML, '# price_date = "2022-02-08"', 'price_date = "2022-02-30"')},
+     {TOML: edit(TOML, 'price_date = "2025-06-01"', 'price_date = "2022-02-30"')},
      error=TOML_RE + r":price_date: '2022-02-30' is not a date")
 case("toml_price_date_future", "price_date in the future",
-     {TOML: edit(TOML, '# price_date = "2022-02-08"', 'price_date = 2999-01-01')},
+     {TOML: edit(TOML, 'price_date = "2025-06-01"', 'price_date = 2999-01-01')},
      error=TOML_RE + r":price_date: 2999-01-01 lies in the future")
 case("toml_instance_without_price", "a region with no prices for any compared AWS instance",
      {TOML: edit(TOML, 'aws = "us-east-1"', 'aws = "us-west-2"')},
