@@ -68,9 +68,9 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     html, reader, texts = published
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
-    # the previous on-demand snapshot of the compared instances (the catalog's other instances have later
-    # ones, e.g. Azure's GB200 and MI300X on 2025-05-16, which are not the report's)
-    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2022-02-08" in title
+    # the previous on-demand snapshot of the compared instances: Azure's 2025-05-16 price table (ND H100 v5,
+    # ND H200 v5 and ND MI300X v5 of the current-generation comparison); report.toml fixes the price date
+    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2025-05-16" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
