@@ -41,3 +41,42 @@ def test_detailed_csv_bad_batch_size_names_line_and_column(tmp_path):
     bad.write_text("\n".join([text[0], ",".join(cells)]) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r":2 column bert:GBS"):
         read_results_summary(bad)
+
+
+def test_an_instance_names_its_own_region(tmp_path):
+    from pipelines.ingest.report_config import parse_report_config
+
+    config = parse_report_config(RAW / "report.toml")
+    current = next(c for c in config.comparisons if c.id == "current-generation")
+    mi300x = next(i for i in current.instances if i.instance_type == "Standard_ND96isr_MI300X_v5")
+    assert (mi300x.provider, mi300x.region) == ("azure", "eastus2")
+    h100 = next(i for i in current.instances if i.instance_type == "Standard_ND96isr_H100_v5")
+    assert h100.region is None  # [regions]: eastus
+
+
+def test_bundled_llama2_lora_cost_and_value_by_hand(tmp_path):
+    """The bundled report's Llama 2 70B LoRA rows against the CSV and price rows, worked by hand."""
+    import duckdb
+
+    from tests.pipeline_runner import make_dirs, run_pipeline
+
+    dirs = make_dirs(tmp_path)
+    assert run_pipeline(dirs).success
+    with duckdb.connect(str(dirs.warehouse), read_only=True) as conn:
+        rows = {r[0]: r[1:] for r in conn.sql(
+            "select instance_type, region, cost_to_train_usd, samples_per_dollar, relative_value from cost_to_train "
+            "where comparison = 'current-generation' and benchmark = 'llama2_70b_lora' "
+            "and pricing_option = 'on_demand'").fetchall()}
+    # p5.48xlarge (baseline): 55.04 USD/h (prices/on_demand_2025-06-01.csv) x 27.536346 min (v4.1 detailed CSV,
+    # AS-8125GS-TNHR-1) / 60 = $25.2600; 3,120 samples to converge / 25.2600 = 123.52 samples per dollar
+    assert rows["p5.48xlarge"][1] == pytest.approx(25.2600, abs=1e-4)
+    assert rows["p5.48xlarge"][2] == pytest.approx(123.515, abs=1e-3)
+    # p6-b200.48xlarge: 113.9328 x 11.208825 min (v5.0, SYS-422GA-NBRT-LCC) / 60 = $21.2842; 3,024 / 21.2842
+    # = 142.08 per dollar, 142.08 / 123.515 = 1.1503 the baseline's value
+    assert rows["p6-b200.48xlarge"][1] == pytest.approx(21.2842, abs=1e-4)
+    assert rows["p6-b200.48xlarge"][3] == pytest.approx(1.1503, abs=1e-4)
+    # MI300X in eastus2: 48 x 28.991819 min (v5.0, 1xXE9680x8MI300X) / 60 = $23.1935; 3,072 / 23.1935 = 132.45,
+    # 132.45 / 123.515 = 1.0723
+    assert rows["Standard_ND96isr_MI300X_v5"][0] == "eastus2"
+    assert rows["Standard_ND96isr_MI300X_v5"][1] == pytest.approx(23.1935, abs=1e-4)
+    assert rows["Standard_ND96isr_MI300X_v5"][3] == pytest.approx(1.0723, abs=1e-4)
