@@ -144,6 +144,9 @@ COLUMNS: dict[str, Column] = {
     "relative_value": Column("samples per dollar / the baseline's on the same benchmark (the baseline is 1.00)", "ratio"),
     "samples_per_run": Column("training samples in one run: the workload's samples (report.toml [workloads]) or the "
                               "MLPerf result's samples to converge", "count"),
+    "samples_to_converge": Column("training samples the MLPerf result's runs needed to reach the quality target, as "
+                                  "the official summarizer reports them (empty where the evidence does not give them)",
+                                  "count"),
     "time_origin": Column("where the time to train comes from: MLPerf result, or measured throughput (a workload's "
                           "samples / samples per second)"),
     "workload_title": Column("the team's own workload's title (report.toml [workloads])"),
@@ -294,6 +297,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_report_settings", "runs_per_month"): Column("the break-even table's numbers of training runs a month"),
     ("stg_report_settings", "stale_after_days"): Column("a price older than this many days at the price date is "
                                                         "marked stale"),
+    ("stg_report_settings", "workloads"): Column("the team's own workloads (report.toml [workloads]): name, title, "
+                                                 "samples per training run, runs a month and description"),
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),

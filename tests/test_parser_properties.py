@@ -275,7 +275,7 @@ def check_config(config: ReportConfig | None) -> None:
     assert config.title and config.benchmarks and config.comparisons
     for comparison in config.comparisons:
         assert comparison.baseline in comparison.instances
-        assert set(comparison.benchmarks) <= set(config.benchmarks)
+        assert set(comparison.benchmarks) <= set(config.all_benchmarks)  # the report's, and its workloads
         assert all(inst.provider in config.regions for inst in comparison.instances)
 
 

@@ -82,10 +82,10 @@ def test_no_change_requests_nothing_and_keeps_the_cursor(env):
 def test_cursor_holds_the_content_hash_of_each_raw_input(env):
     dirs = env[0]
     cursor = json.loads(settle(env))["hashes"]
-    # by hand: the fingerprint of a one-file folder is sha256 over "<name>\0<sha256 of bytes>\n"
-    data = (dirs.raw / "throughput" / "mlperf_logged_throughput.csv").read_bytes()
-    line = b"mlperf_logged_throughput.csv\0" + hashlib.sha256(data).hexdigest().encode() + b"\n"
-    assert cursor["raw_throughput"] == hashlib.sha256(line).hexdigest()[: len(cursor["raw_throughput"])]
+    # by hand: the fingerprint of a folder is sha256 over "<name>\0<sha256 of bytes>\n" per file, by name
+    lines = b"".join(name.encode() + b"\0" + hashlib.sha256((dirs.raw / "throughput" / name).read_bytes()).hexdigest().encode()
+                     + b"\n" for name in ("example_workload.csv", "mlperf_logged_throughput.csv"))
+    assert cursor["raw_throughput"] == hashlib.sha256(lines).hexdigest()[: len(cursor["raw_throughput"])]
     assert set(cursor) >= {"raw_prices", "raw_results", "raw_systems", "raw_mlperf", "raw_report_config"}
 
 

@@ -66,12 +66,12 @@ def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:
     return _result(problems, "every throughput row and mapping names known things; every compared instance is covered")
 
 
-def _names(conn, sql: str) -> list[str]:
-    return [r[0] for r in conn.sql(sql).fetchall() if r[0] is not None]
+def _names(rows: list[tuple]) -> list[str]:
+    return [r[0] for r in rows if r[0] is not None]
 
 
 def _known_benchmarks(conn) -> list[str]:
-    workloads = _names(conn, "select unnest(workloads).name from stg_report_settings")
+    workloads = _names(conn.sql("select unnest(workloads).name from stg_report_settings").fetchall())
     return [*MLPERF_BENCHMARKS, *workloads]
 
 
@@ -89,9 +89,9 @@ def _name_problems(rows: list[tuple], checks: list[tuple[int, str, list[str]]]) 
 def _throughput_problems(conn) -> list[str]:
     """Every throughput row names a known system (a systems JSON, a scored system, a system of
     mappings.csv, or an instance as provider/instance_type) and a known benchmark or workload."""
-    systems = _names(conn, "select system from stg_systems union select system from stg_results "
+    systems = _names(conn.sql("select system from stg_systems union select system from stg_results "
                            "union select system from stg_mappings "
-                           "union select provider || '/' || instance_type from stg_instances")
+                           "union select provider || '/' || instance_type from stg_instances").fetchall())
     rows = conn.sql("select file, line, system, benchmark from stg_throughput order by file, line").fetchall()
     return _name_problems(rows, [(2, "system", systems), (3, "benchmark", _known_benchmarks(conn))])
 
@@ -99,9 +99,9 @@ def _throughput_problems(conn) -> list[str]:
 def _mapping_problems(conn) -> list[str]:
     """Every mapping names an instance of instances.csv, a known benchmark or workload, and a system
     with a systems JSON, a result or measured throughput."""
-    systems = _names(conn, "select system from stg_systems union select system from stg_results "
-                           "union select system from stg_throughput")
-    instances = _names(conn, "select provider || '/' || instance_type from stg_instances")
+    systems = _names(conn.sql("select system from stg_systems union select system from stg_results "
+                           "union select system from stg_throughput").fetchall())
+    instances = _names(conn.sql("select provider || '/' || instance_type from stg_instances").fetchall())
     rows = conn.sql("select file, line, provider || '/' || instance_type, benchmark, system from stg_mappings "
                     "order by file, line").fetchall()
     return (_name_problems(rows, [(2, "instance", instances), (3, "benchmark", _known_benchmarks(conn))])

@@ -54,7 +54,7 @@ from pathlib import Path
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
-from pipelines.ingest.names import unknown_name
+from pipelines.ingest.names import did_you_mean, unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
@@ -330,8 +330,7 @@ def parse_report_config(path: Path) -> ReportConfig:
         comp_benchmarks = _str_list(path, f"{where}.benchmarks", own) if own is not None else benchmarks
         for bench in comp_benchmarks:
             if bench not in benchmarks and bench not in workload_names:
-                hint = unknown_name("name", bench, [*benchmarks, *workload_names]) or ""
-                hint = hint[hint.find(";"):hint.find(" (known")] if "did you mean" in hint else ""
+                hint = did_you_mean(bench, [*benchmarks, *workload_names])
                 raise InputError(path, f"{where}.benchmarks",
                                  f"{bench} not in the report's benchmarks ({', '.join(benchmarks)}) nor a workload "
                                  f"([workloads]: {', '.join(workload_names) or 'none'}){hint}")

@@ -161,7 +161,8 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
         inputs = inputs.with_columns(pl.lit("on_demand").alias("pricing_option"), pl.lit(0).alias("option_position"))
     for column, kind in (("pricing_model", pl.Utf8), ("term_years", pl.Int64), ("payment_option", pl.Utf8),
                          ("offering_class", pl.Utf8), ("upfront_usd", pl.Float64),
-                         ("recurring_usd_per_hour", pl.Float64), ("whose_price", pl.Utf8)):
+                         ("recurring_usd_per_hour", pl.Float64), ("whose_price", pl.Utf8),
+                         ("samples_per_run", pl.Float64), ("runs_per_month", pl.Int64), ("throughput_origin", pl.Utf8)):
         if column not in inputs.columns:
             inputs = inputs.with_columns(pl.lit(None, kind).alias(column))
     inputs = inputs.with_columns(
@@ -171,10 +172,6 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
     group = ["comparison", "benchmark", "pricing_option"]
     instance = ["comparison", "benchmark", "provider", "region", "instance_type"]
     hours = pl.col("time_to_train_minutes") / 60.0
-    for column, kind in (("samples_per_run", pl.Float64), ("runs_per_month", pl.Int64),
-                         ("throughput_origin", pl.Utf8)):
-        if column not in inputs.columns:
-            inputs = inputs.with_columns(pl.lit(None, kind).alias(column))
     cost = pl.col("usd_per_hour") * hours
     per_run = pl.col("samples_per_run") / cost
     per_throughput = pl.col("samples_per_second") * 3600.0 / pl.col("usd_per_hour")
