@@ -13,7 +13,7 @@ from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
 from pipelines.metrics.cost import MEASURED_BASIS, OWN_MEASUREMENT
-from pipelines.publish.footnotes import runs_note, system_note, throughput_note, workload_note
+from pipelines.publish.footnotes import SOFTWARE_LIMIT, runs_note, system_note, throughput_note, workload_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
@@ -298,13 +298,14 @@ def system_footnote(r: dict, sources: Sources) -> str:
     score = sources.scores.get((r["system"], r["benchmark"]))
     if r.get("time_origin") == MEASURED_BASIS:  # a workload of the team's own: no MLPerf in it
         head = (f"{r['system']}:" if r.get("mapping_note") == OWN_MEASUREMENT
-                else system_note(r["system"], sources.systems.get(r["system"]), None))
+                else system_note(r["system"], sources.systems.get(r["system"]), None, software_limit=SOFTWARE_LIMIT))
         parts = [head, workload_note(r["samples_per_run"], r["samples_per_second"], r.get("throughput_source"),
                                      r.get("measured_on"), r.get("throughput_line"))]
         if r.get("mapping_note") and r["mapping_note"] != OWN_MEASUREMENT:
             parts.append(f"Match: {r['mapping_note']}.")
         return " ".join(parts)
-    parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None)]
+    parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None,
+                         software_limit=SOFTWARE_LIMIT)]
     if score and score.get("runs") is not None:
         parts.append(runs_note(score["runs"], score["dropped_runs"]))
     elif score:
