@@ -44,9 +44,9 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     # every row of the bundled snapshots: on demand, the report's 12 and the atlas instances' 14; then the
     # spot and commitment snapshots (raw/SOURCES.md): committed use 2 + 2 + 4 + 4, reserved 24 + 21 + 4,
     # savings plans 36, spot 2 + 3 + 8 + 3; and prices/added_instances.csv (the catalog's newer instances):
-    # on demand 31, committed use 8, spot 4
+    # on demand 29, committed use 8, spot 4; prices/current_generation_2025.csv: on demand 3
     counts = dict(history.group_by("pricing_model").len().iter_rows())
-    assert counts == {"on_demand": 26 + 31, "committed_use": 12 + 8, "reserved": 49, "savings_plan": 36,
+    assert counts == {"on_demand": 26 + 29 + 3, "committed_use": 12 + 8, "reserved": 49, "savings_plan": 36,
                       "spot": 16 + 4}
 
 

@@ -18,7 +18,7 @@ def _macro(call: str, **values) -> str:
 def test_grouped_columns_make_two_header_rows():
     top, below = Table(2, "c", COST_COLUMNS, ()).head
     assert [(h.label, h.scope, h.colspan, h.rowspan) for h in top][-4:] == [
-        ("Samples per dollar", "col", 1, 2), ("Price to beat (USD/hour)", "colgroup", 2, 1),
+        ("Speed\u00adup", "col", 1, 2), ("Price to beat (USD/hour)", "colgroup", 2, 1),
         ("Energy per run", "col", 1, 2), ("Emissions per run", "col", 1, 2)]
     assert all(h.rowspan == 2 for h in top if h.scope == "col")
     assert [h.label for h in below] == ["baseline", "cheapest"]

@@ -30,13 +30,16 @@ def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_run):
     rows = [_text(r) for r in re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", section, re.S)]
     table = [r for r in rows if "$32.7726" in r]
     assert len(table) == 1 and "AWS p4d.24xlarge" in table[0] and "$21.9576" in table[0] and "-33.0%" in table[0]
-    assert not any("p5.48xlarge" in r for r in rows)  # not compared: not in the table
-    # the price book holds the atlas's instances too: p5 98.32 -> 55.04 (-44.0%), p4de 40.96575 -> 27.44705
-    # (-33.0%); p5en, p6-b200, a3-ultragpu-8g, tpu-v6e and ND96isr_H200_v5 are first priced on 2025-06-01
-    assert ("Outside these comparisons, prices also changed for AWS p5.48xlarge -44.0%; AWS p4de.24xlarge -33.0%, "
-            "and 5 other instances were priced for the first time.") in _text(section)
+    # p5.48xlarge is the current generation's baseline, so its change is in the table: 98.32 -> 55.04 (-44.0%)
+    p5 = [r for r in rows if "AWS p5.48xlarge" in r]
+    assert len(p5) == 1 and "$98.3200" in p5[0] and "$55.0400" in p5[0] and "-44.0%" in p5[0]
+    # the price book holds the atlas's instances too: p4de 40.96575 -> 27.44705 (-33.0%) is not compared;
+    # tpu-v6e and ND96isr_H200_v5 in eastus (compared in eastus2) are first priced on 2025-06-01
+    assert ("Outside these comparisons, prices also changed for AWS p4de.24xlarge -33.0%, "
+            "and 2 other instances were priced for the first time.") in _text(section)
+    assert "Newly priced: AWS p5en.48xlarge, AWS p6-b200.48xlarge, GCP a3-ultragpu-8g." in _text(section)
     callout = _text(html[html.index('class="callout"'):html.index("</p>", html.index('class="callout"'))])
-    assert "p4d.24xlarge -33.0%" in callout and "p5.48xlarge" not in callout
+    assert "p4d.24xlarge -33.0%" in callout and "p5.48xlarge -44.0%" in callout and "p4de" not in callout
 
 
 def test_many_other_changes_are_counted_not_listed(bundled_run):
@@ -56,8 +59,7 @@ def test_many_other_changes_are_counted_not_listed(bundled_run):
     tables["price_changes"] = pl.concat([changes, extra])
     html = render_html(report_context(tables))
     text = _text(_section(html))
-    # 7 made-up changes + p5.48xlarge and p4de.24xlarge; 2 made-up instances and 5 atlas instances priced
-    # for the first time
-    assert ("Outside these comparisons, the prices of 9 other instances changed, and 7 other instances were "
+    # 7 made-up changes + p4de.24xlarge; 2 made-up instances and 2 atlas instances priced for the first time
+    assert ("Outside these comparisons, the prices of 8 other instances changed, and 4 other instances were "
             "priced for the first time.") in text
     assert not re.search(r"zz\d\.metal", html)  # none of them is named anywhere in the report

@@ -11,11 +11,12 @@ from __future__ import annotations
 import csv
 import html as html_lib
 import re
+from types import SimpleNamespace as Page
 
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.render import render_document
+from pipelines.publish.render import first_displaced_footnote, render_document, row_on_new_page
 from tests.pipeline_runner import BUNDLED_RAW
 
 
@@ -64,13 +65,27 @@ def test_every_footnote_sits_on_its_calls_page(published, anchors):
         assert f"{n}. {start}" in texts[call_page - 1], f"footnote {n} ({start!r}) is not printed on page {call_page}"
 
 
+def test_a_row_whose_footnote_was_pushed_to_a_later_page_starts_a_new_page():
+    # note 3 was printed a page after its call (WeasyPrint keeps the row and defers the note), note 4 too
+    pages = [Page(anchors={"fncall-1": 0, "fn-1": 0, "fncall-3": 0, "fncall-2": 0, "fn-2": 0}),
+             Page(anchors={"fn-3": 0, "fncall-4": 0}), Page(anchors={"fn-4": 0})]
+    assert first_displaced_footnote(Page(pages=pages)) == 3
+    assert first_displaced_footnote(Page(pages=pages[:1])) is None  # a note not laid out at all: not "later"
+    html = ('<table><tr class="a"><td>x</td></tr><tr class="b"><td>y<span class="fncall" id="fncall-3"></span>'
+            '</td></tr></table><p>z<span id="fncall-9"></span></p>')
+    assert row_on_new_page(html, 'id="fncall-3"') == html.replace('<tr class="b">', '<tr style="break-before: page" class="b">')
+    assert row_on_new_page(html, 'id="fncall-9"') == html  # not in a table row: nothing to move
+    assert row_on_new_page(html, 'id="fncall-7"') == html
+
+
 def test_title_page_and_contents_with_page_numbers(published, anchors):
     html, reader, texts = published
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
-    # the previous on-demand snapshot of the compared instances (the catalog's other instances have later
-    # ones, e.g. Azure's GB200 and MI300X on 2025-05-16, which are not the report's)
-    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2022-02-08" in title
+    # the previous on-demand snapshot of the compared instances: Azure's 2025-05-16 price table (ND H100 v5,
+    # ND H200 v5 and ND MI300X v5 of the current-generation comparison); the price date is the newest on-demand
+    # price of the compared instances (p4d, p5 and the rest, 2025-06-01)
+    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2025-05-16" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]

@@ -89,8 +89,10 @@ def test_pdf_and_html_show_the_options_and_the_break_even(report_text):
         # p3.16xlarge 1-year RI: 15.593721 / 24.48 = 63.7 % of the term, from 391.43 runs a month
         assert "63.7% of the term" in text and "from 391 runs a month" in text
         assert "must restart from its last checkpoint" in text
-        # 8 on-demand prices (7 dated 2022-02-08) and 7 option prices (the four 2019 RIs old) at 2025-06-01
-        assert "price dates from 2019-04-05 to 2025-06-01; 11 of 15 prices older than 365 days" in text
+        # A100/V100: 8 on-demand prices (7 dated 2022-02-08) and 7 option prices (the four 2019 RIs old); the
+        # current generation: 8 on-demand prices (2025-05-16 or 2025-06-01) and a3-highgpu-8g's spot and 1-
+        # and 3-year commitments (2025-06-01), none old: 11 of 26 at 2025-06-01
+        assert "price dates from 2019-04-05 to 2025-06-01; 11 of 26 prices older than 365 days" in text
     assert "options-table" in html and "break-even-table" in html
     assert ">stale<" in html
 

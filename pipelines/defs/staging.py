@@ -11,6 +11,7 @@ from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metada
 from pipelines.defs.resources import PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.fingerprint import input_files
+from pipelines.ingest.mlperf_quirks import report_benchmark
 from pipelines.ingest.mlperf_rules import round_order
 from pipelines.ingest.accelerators import read_catalog_table
 from pipelines.ingest.board_power import has_board_power, read_board_power
@@ -138,6 +139,16 @@ def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
     return _load(context, settings, "stg_prices", prices_in=_relative(frame, settings.raw))
 
 
+def _report_benchmarks(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each result under the benchmark name the report compares it by (mlperf_quirks.report_benchmark:
+    v2.0-v4.1 ssd is retinanet, v4.0-v4.1 gnn is rgat)."""
+    names = frame.select("round", "benchmark").unique().with_columns(
+        pl.struct("round", "benchmark").map_elements(lambda r: report_benchmark(r["round"], r["benchmark"]),
+                                                     return_dtype=pl.Utf8).alias("report_benchmark"))
+    return (frame.join(names, on=["round", "benchmark"], how="left", nulls_equal=True, maintain_order="left")
+            .with_columns(pl.col("report_benchmark").alias("benchmark")).drop("report_benchmark"))
+
+
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores"], pool=POOL,
           description="MLPerf times to train, one row per round, system and benchmark: scored from the result trees "
                       "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
@@ -147,12 +158,14 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     with settings.connect() as conn:
         from_trees = conn.sql(
             "select round, submitter, system, benchmark, time_to_train_minutes, runs::bigint as runs, "
-            "dropped_runs::bigint as dropped_runs, samples_per_second, 'MLPerf result tree' as origin, "
+            "dropped_runs::bigint as dropped_runs, samples_per_second, null::bigint as global_batch_size, "
+            "null::double as samples_to_converge, 'MLPerf result tree' as origin, "
             "tree as file, null::varchar as line from stg_mlperf_scores where time_to_train_minutes is not null"
         ).pl()
     keys = ["round", "system", "benchmark"]
-    frame = pl.concat([from_trees.cast(RESULT_COLUMNS), from_csv.join(from_trees.select(keys), on=keys, how="anti")])
-    frame = frame.with_columns(round_order(pl.col("round")).alias("round_order"))
+    frame = pl.concat([from_trees.select(list(RESULT_COLUMNS)).cast(RESULT_COLUMNS),
+                       from_csv.join(from_trees.select(keys), on=keys, how="anti")])
+    frame = _report_benchmarks(frame).with_columns(round_order(pl.col("round")).alias("round_order"))
     return _load(context, settings, "stg_results", results_in=frame)
 
 
@@ -209,7 +222,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
     rows = [
         {
             "comparison": c.id, "comparison_title": c.title, "description": c.description, "position": i,
-            "provider": inst.provider, "region": config.regions[inst.provider], "instance_type": inst.instance_type,
+            "provider": inst.provider, "region": inst.region or config.regions[inst.provider], "instance_type": inst.instance_type,
             "benchmark": bench, "benchmark_position": config.all_benchmarks.index(bench), "is_baseline": inst == c.baseline,
             "config_path": f"{relative} comparisons[{ci}].instances[{i}]",
         }

@@ -6,7 +6,9 @@ mlperf_tree (lenient mode) turns the answers into rows that say why an entry has
 Benchmarks whose name stayed while the model changed are kept apart by ``benchmark_model``:
 ``ssd`` is SSD-ResNet34 up to v1.1 and RetinaNet from v2.0 (renamed ``retinanet`` in v5.0, same
 model); ``dlrm`` (v0.7-v2.1) and ``dlrm_dcnv2`` (v3.0 on) are different models on the same data;
-``gnn`` (v4.0, v4.1) and ``rgat`` (v5.0 on) stay apart as the rounds name them.
+``gnn`` (v4.0, v4.1) and ``rgat`` (v5.0 on) stay apart as the rounds name them. The report, which
+compares instances on one benchmark name, counts v2.0-v4.1 ``ssd`` as ``retinanet`` and v4.0-v4.1
+``gnn`` as ``rgat`` (``report_benchmark``).
 """
 
 from __future__ import annotations
@@ -142,4 +144,28 @@ def benchmark_model(round_: str, benchmark: str) -> str:
         if round_key(round_) >= round_key(since):
             key = model
     return key
+
+
+# The report's benchmark names: a result counts for the current name of the same model under the
+# same rules. (old name, first round, last round) -> the name v5.0 gave it.
+_REPORT_RENAMES = {
+    "ssd": ("v2.0", "v4.1", "retinanet"),  # RetinaNet from v2.0; before v2.0 ssd is SSD-ResNet34: kept
+    "gnn": ("v4.0", "v4.1", "rgat"),       # R-GAT on IGBH, renamed rgat in v5.0
+}
+
+
+def report_benchmark(round_: str | None, benchmark: str) -> str:
+    """The benchmark a result counts for in the report: v2.0-v4.1 ``ssd`` is ``retinanet`` and
+    v4.0-v4.1 ``gnn`` is ``rgat`` (the names v5.0 gave the same models); any other name, a round
+    outside those ranges or an unknown round keeps its name. The atlas keeps the rounds' own names
+    (``benchmark_model``)."""
+    rename = _REPORT_RENAMES.get(benchmark)
+    if rename is None or round_ is None:
+        return benchmark
+    first, last, new = rename
+    try:
+        key = round_key(round_)
+    except ValueError:
+        return benchmark
+    return new if round_key(first) <= key <= round_key(last) else benchmark
 

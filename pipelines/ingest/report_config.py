@@ -3,13 +3,16 @@
     title = "..."
     benchmarks = ["resnet", "bert"]
     price_date = "2022-02-08"          # optional; default: the newest price snapshot
-    [regions]                          # the region priced for each provider
+    [regions]                          # the region priced for each provider (an instance may name
+                                       # its own: "azure/Standard_ND96isr_MI300X_v5@eastus2")
     aws = "us-east-1"
     [[comparisons]]
     id = "a100-vs-v100"
     title = "..."
     baseline = "aws/p3.16xlarge"       # provider/instance_type, one of `instances`
     instances = ["aws/p4d.24xlarge", "aws/p3.16xlarge"]
+                                       # "provider/instance_type@region": priced in that region
+                                       # instead of [regions]' (an instance not sold there)
     benchmarks = ["resnet"]            # optional; default: the report's benchmarks
     mlperf_trees = ["/data/training_results_v1.0"]  # optional: more MLPerf result trees on disk,
                                        # besides RAW_DIR/mlperf/ (relative paths: to RAW_DIR)
@@ -45,7 +48,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
@@ -60,12 +63,19 @@ from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+_REGION = re.compile(r"^[a-z][a-z0-9-]*[a-z0-9]$")
 
 
 @dataclass(frozen=True)
 class Instance:
+    """provider/instance_type, optionally @region: an instance not sold in its provider's [regions]
+    region is priced where it is sold ("azure/Standard_ND96isr_MI300X_v5@eastus2"). The region is not
+    part of the identity: an instance is listed once per comparison, and the baseline names it with
+    or without its region."""
+
     provider: str
     instance_type: str
+    region: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> str:
@@ -232,12 +242,16 @@ def _positive_ints(path: Path, key: str, value: object) -> tuple[int, ...]:
 
 
 def _instance(path: Path, where: str, text: object) -> Instance:
-    if not isinstance(text, str) or text.count("/") != 1:
-        raise InputError(path, where, f"{text!r} is not of the form provider/instance_type")
+    if not isinstance(text, str) or text.count("/") != 1 or text.count("@") > 1:
+        raise InputError(path, where, f"{text!r} is not of the form provider/instance_type (or "
+                         "provider/instance_type@region)")
+    text, at, region = text.partition("@")
     provider, instance_type = text.split("/")
     if provider not in PROVIDERS:
         raise InputError(path, where, f"provider {provider!r} is not one of {', '.join(PROVIDERS)}")
-    return Instance(provider, instance_type.strip())
+    if at and not _REGION.match(region.strip()):
+        raise InputError(path, where, f"{region!r} after @ is not a region name (such as eastus2)")
+    return Instance(provider, instance_type.strip(), region.strip() or None)
 
 
 def _str_list(path: Path, where: str, value: object) -> tuple[str, ...]:
@@ -309,8 +323,9 @@ def parse_report_config(path: Path) -> ReportConfig:
         baseline = _instance(path, f"{where}.baseline", item.get("baseline"))
         if baseline not in instances:
             raise InputError(path, f"{where}.baseline", f"{baseline.key} is not one of the comparison's instances")
+        baseline = next(inst for inst in instances if inst == baseline)  # with the region the list gives it
         for inst in instances:
-            if inst.provider not in regions:
+            if inst.region is None and inst.provider not in regions:
                 raise InputError(path, "regions", f"has no region for provider {inst.provider} (used by {where})")
         own = item.get("benchmarks")
         comp_benchmarks = _str_list(path, f"{where}.benchmarks", own) if own is not None else benchmarks

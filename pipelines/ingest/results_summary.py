@@ -10,6 +10,19 @@ The system id is the systems-JSON file stem taken from details_url (".../systems
 because the summarizer's `system` column holds the JSON's system_name, which can differ from the
 file name (Google's gpu-v100-8-TF2.0.json says "8xV100"). The round comes from details_url too
 (".../training_results_v1.0/...").
+
+The summarizer's detailed CSV (``--csv x.csv`` also writes ``x_detailed.csv``; recognized by its
+header) has, instead of one column per benchmark, ``<benchmark>:<metric>`` columns: time_to_train
+(minutes), Energy, GBS (global batch size; -1 = the tool could not tell), samples_to_converge, RCP
+and rcp_scaling_factor. Only time_to_train, GBS and samples_to_converge are read; the rest is
+ignored. A row without time_to_train for a benchmark has no score for it.
+
+The tool's samples_to_converge is the olympic mean over runs of what the RCP checker reads from the
+eval line before run_stop: `samples_count` for Stable Diffusion (v4.0 on) and the LLM benchmarks
+(samples), `epoch_num` for the others, which BERT logs in samples but RetinaNet, R-GAT, DLRM-DCNv2
+and ResNet in epochs (RetinaNet whole epochs, the others fractions). Epochs are converted to samples
+here with the benchmark's training-set size (_EPOCH_SAMPLES); a benchmark whose unit is not known
+(GPT-3, U-Net3D, Stable Diffusion v3.1 which logged steps, SSD-ResNet34 ...) gets null.
 """
 
 from __future__ import annotations
@@ -22,6 +35,7 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table, read_text
+from pipelines.ingest.mlperf_rules import round_key
 
 LEADING = [
     "division", "availability", "submitter", "system", "number_of_nodes",
@@ -31,12 +45,28 @@ LEADING = [
 TRAILING = ["details_url", "code_url"]
 _SYSTEM_URL = re.compile(r"/systems/([^/]+)\.json$")
 _ROUND_URL = re.compile(r"training_results_(v\d+\.\d+)")
+_DETAILED_COLUMN = re.compile(r"^(?P<benchmark>[^:]+):(?P<metric>[^:]+)$")
+
+# Benchmarks whose samples_to_converge the tool reports in samples already, and the first round it does.
+_SAMPLES_SINCE = {"bert": "v1.0", "stable_diffusion": "v4.0", "llama2_70b_lora": "v4.0", "llama31_405b": "v5.0",
+                  "llama31_8b": "v5.1", "flux1": "v5.1"}
+# Benchmarks logged in epochs: training samples per epoch, and the rounds whose model and data it is.
+# RetinaNet: the MLPerf OpenImages subset, 1,170,301 training images (mlcommons/training
+# single_stage_detector/README.md); R-GAT: IGBH-full's training split, 94,605,581 nodes, and DLRM-DCNv2:
+# Criteo 1TB multi-hot, 4,195,197,692 samples (the train_samples of the v5.0 NVIDIA logs of both);
+# ResNet-50: ImageNet-1k, 1,281,167 images.
+_EPOCH_SAMPLES = {
+    "retinanet": ("v5.0", 1_170_301), "ssd": ("v2.0", 1_170_301), "rgat": ("v5.0", 94_605_581),
+    "gnn": ("v4.0", 94_605_581), "dlrm_dcnv2": ("v3.0", 4_195_197_692), "resnet": ("v0.7", 1_281_167),
+}
+_MAX_BATCH = 2**53  # a batch size beyond this is no batch size (and would not survive a float)
 
 SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "system_name": pl.Utf8,
     "division": pl.Utf8, "availability": pl.Utf8, "accelerator_model_name": pl.Utf8,
     "accelerators_count": pl.Int64, "framework": pl.Utf8, "benchmark": pl.Utf8,
-    "time_to_train_minutes": pl.Float64, "file": pl.Utf8, "line": pl.Int64,
+    "time_to_train_minutes": pl.Float64, "global_batch_size": pl.Int64, "samples_to_converge": pl.Float64,
+    "file": pl.Utf8, "line": pl.Int64,
 }
 
 
@@ -51,30 +81,74 @@ def _benchmark_columns(path: Path, header_line: str) -> list[str]:
     return benchmarks
 
 
+def _detailed_benchmarks(columns: list[str]) -> list[str] | None:
+    """The benchmarks of a detailed CSV (each has a `<benchmark>:time_to_train` column), or None if
+    the columns are the plain CSV's."""
+    found = [m.group("benchmark") for c in columns if (m := _DETAILED_COLUMN.match(c)) and m.group("metric") == "time_to_train"]
+    return found or None
+
+
+def _batch_size(path: Path, line: int, column: str, value: float | None) -> int | None:
+    if value is None or value == -1:  # -1: the tool found no batch size, or runs that disagree
+        return None
+    if not (math.isfinite(value) and value > 0 and value == int(value) and value < _MAX_BATCH):
+        raise InputError(path, f"{line} column {column}", f"{value} is not a global batch size (a whole number above 0)")
+    return int(value)
+
+
+def _samples(path: Path, line: int, column: str, value: float | None, round_: str | None, benchmark: str) -> float | None:
+    if value is None:
+        return None
+    if not (math.isfinite(value) and value > 0):
+        raise InputError(path, f"{line} column {column}", f"{value} is not a positive number of samples or epochs")
+    if round_ is None:
+        return None  # the unit depends on the round
+    if benchmark in _SAMPLES_SINCE:
+        return value if round_key(round_) >= round_key(_SAMPLES_SINCE[benchmark]) else None
+    if benchmark in _EPOCH_SAMPLES:
+        since, per_epoch = _EPOCH_SAMPLES[benchmark]
+        return value * per_epoch if round_key(round_) >= round_key(since) else None
+    return None
+
+
 def read_results_summary(path: Path) -> pl.DataFrame:
     first_line = read_text(path).splitlines()[:1]
     if not first_line:
         raise InputError(path, 1, "is empty, expected a header line")
-    benchmarks = _benchmark_columns(path, first_line[0])
+    detailed = _detailed_benchmarks([h.strip() for h in first_line[0].split(",")])
+    benchmarks = detailed or _benchmark_columns(path, first_line[0])
     columns = [Column(c, required=False) for c in LEADING + TRAILING]
     columns[LEADING.index("submitter")] = Column("submitter")
     columns[LEADING.index("system")] = Column("system")
     columns[LEADING.index("accelerators_count")] = Column("accelerators_count", "int", positive=True)
-    columns += [Column(b, "float", required=False) for b in benchmarks]
+    if detailed:
+        time_column = {b: f"{b}:time_to_train" for b in benchmarks}
+        columns += [Column(f"{b}:{metric}", "float", required=False)
+                    for b in benchmarks for metric in ("time_to_train", "GBS", "samples_to_converge")]
+    else:
+        time_column = {b: b for b in benchmarks}
+        columns += [Column(b, "float", required=False) for b in benchmarks]
     wide = read_csv_table(path, columns)
 
     out = []
     for row in wide.iter_rows(named=True):
         url = row["details_url"] or ""
         system_match, round_match = _SYSTEM_URL.search(url), _ROUND_URL.search(url)
+        round_ = round_match.group(1) if round_match else None
         for bench in benchmarks:
-            minutes = row[bench]
+            minutes = row[time_column[bench]]
             if minutes is None:
                 continue
             if not (math.isfinite(minutes) and minutes > 0):
-                raise InputError(path, f"{row['line']} column {bench}", f"{minutes} is not a positive time in minutes")
+                raise InputError(path, f"{row['line']} column {time_column[bench]}",
+                                 f"{minutes} is not a positive time in minutes")
+            batch = samples = None
+            if detailed:
+                batch = _batch_size(path, row["line"], f"{bench}:GBS", row[f"{bench}:GBS"])
+                samples = _samples(path, row["line"], f"{bench}:samples_to_converge",
+                                   row[f"{bench}:samples_to_converge"], round_, bench)
             out.append({
-                "round": round_match.group(1) if round_match else None,
+                "round": round_,
                 "submitter": row["submitter"],
                 "system": system_match.group(1) if system_match else row["system"],
                 "system_name": row["system"],
@@ -85,6 +159,8 @@ def read_results_summary(path: Path) -> pl.DataFrame:
                 "framework": row["framework"],
                 "benchmark": bench,
                 "time_to_train_minutes": minutes,
+                "global_batch_size": batch,
+                "samples_to_converge": samples,
                 "file": str(path),
                 "line": row["line"],
             })
@@ -92,10 +168,13 @@ def read_results_summary(path: Path) -> pl.DataFrame:
 
 
 # The columns of stg_results: scores from summarizer CSVs and from the MLPerf trees in one form.
+# global_batch_size and samples_to_converge (training samples) come from the summarizer's detailed
+# CSV; null for its plain CSV.
 RESULT_COLUMNS = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,
-    "samples_per_second": pl.Float64, "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
+    "samples_per_second": pl.Float64, "global_batch_size": pl.Int64, "samples_to_converge": pl.Float64,
+    "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
 }
 
 
@@ -105,7 +184,7 @@ def summary_results(files: list[Path]) -> pl.DataFrame:
         read_results_summary(f).select(
             "round", "submitter", "system", "benchmark", "time_to_train_minutes",
             pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
-            pl.lit(None, pl.Float64).alias("samples_per_second"),
+            pl.lit(None, pl.Float64).alias("samples_per_second"), "global_batch_size", "samples_to_converge",
             pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
         )
         for f in files

@@ -13,7 +13,7 @@ from pipelines.metrics.atlas import DIVISION_ORDER
 from pipelines.metrics.pricing_options import option_label
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
-from pipelines.publish.footnotes import price_note, runs_note, system_note
+from pipelines.publish.footnotes import SOFTWARE_LIMIT, price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
@@ -38,10 +38,6 @@ class Detail:
 WEB = Detail(top_rows=TOP_ROWS, tagged_rows=True, figures=True, unpriced_listed=80, every_pair=True)
 DIGEST = Detail(top_rows=3, tagged_rows=False, figures=False, unpriced_listed=0, every_pair=False)
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
-# Footnotes list a system's software up to this many characters (data/atlas_systems.csv has all): a
-# 600-character list of library versions made WeasyPrint 70 push footnotes off their call's page
-# and, on a page laid out twice, lose them (3 of 590 footnotes of the whole corpus).
-SOFTWARE_LIMIT = 120
 
 
 def model_name(key: str) -> str:

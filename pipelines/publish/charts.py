@@ -210,6 +210,12 @@ def _scale(ax, which: str, values: list[float], log_room: tuple[float, float], l
     return False
 
 
+def _covered(box: Bbox, others: list[Bbox]) -> float:
+    """The area of `box` that the other boxes cover (counted once per box)."""
+    return sum(max(0.0, min(box.x1, o.x1) - max(box.x0, o.x0)) * max(0.0, min(box.y1, o.y1) - max(box.y0, o.y0))
+               for o in others)
+
+
 def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
     """Each labelled point's name beside it: adjustText moves the labels off each other and off the
     points; a last pass moves any label still overlapping one before it, a point, or the axes' edge up
@@ -232,16 +238,19 @@ def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
         box = text.get_window_extent(renderer)
         px = ax.transData.transform((point.minutes, point.usd))[0]
         step = box.height * 1.15
-        # where it is, then its mirror left of the point, then a line up or down at a time, nearest first
-        shifts = sorted(((dx, k * step) for k in range(-30, 31) for dx in (0.0, px - 6 - box.x1)),
-                        key=lambda s: (abs(s[1]) + (0 if s[0] == 0 else step * 0.5), s[0] != 0, s[1] > 0))
-        for dx, dy in shifts:
-            moved = box.translated(dx, dy)
-            fits = frame.x0 <= moved.x0 and moved.x1 <= frame.x1 and frame.y0 <= moved.y0 and moved.y1 <= frame.y1
-            if fits and not any(moved.overlaps(other) for other in placed + marks):
-                break
-        else:
-            moved, dx, dy = box, 0.0, 0.0
+        # where it is, then left of the point, right of it, centred on it, pulled inside the axes; then a
+        # line up or down at a time, nearest first
+        across = (0.0, px - 6 - box.x1, px + 6 - box.x0, px - (box.x0 + box.x1) / 2,
+                  max(frame.x0 + 2 - box.x0, 0.0) + min(frame.x1 - 2 - box.x1, 0.0))
+        shifts = sorted(((dx, k * step) for k in range(-30, 31) for dx in across),
+                        key=lambda s: (abs(s[1]) + (0 if s[0] == 0 else step * 0.5), across.index(s[0]), s[1] > 0))
+        inside = [(dx, dy, box.translated(dx, dy)) for dx, dy in shifts]
+        inside = [c for c in inside if frame.x0 <= c[2].x0 and c[2].x1 <= frame.x1
+                  and frame.y0 <= c[2].y0 and c[2].y1 <= frame.y1]
+        # the first free place; on a crowded chart with none free, the place inside the axes that covers
+        # the least of the other labels and points (never the tick labels outside the axes)
+        dx, dy, moved = next((c for c in inside if not any(c[2].overlaps(o) for o in placed + marks)),
+                             min(inside, key=lambda c: _covered(c[2], placed + marks), default=(0.0, 0.0, box)))
         if dx or dy:
             x, y = ax.transData.transform(text.get_position())
             text.set_position(to_data.transform((x + dx, y + dy)))

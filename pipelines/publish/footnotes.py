@@ -9,6 +9,13 @@ from datetime import date
 from pipelines.publish import labels, numbers as fmt
 
 
+# Footnotes list a system's software up to this many characters (the systems JSON and the atlas's
+# data/atlas_systems.csv have all): a 600-character list of library versions made WeasyPrint 70 push
+# footnotes off their call's page, or lose them on a page laid out twice (3 of 590 footnotes of the
+# whole MLPerf corpus; the report's current-generation tables with five such systems on one page).
+SOFTWARE_LIMIT = 120
+
+
 def shortened(items: str, limit: int | None) -> str:
     """A "; "-separated list cut after the last whole item that fits in `limit` characters, with "…"."""
     if limit is None or len(items) <= limit:

@@ -13,6 +13,8 @@ BENCHMARKS = {
     "gpt3": "GPT-3 175B (language model)",
     "llama2_70b_lora": "Llama 2 70B LoRA (fine-tuning)",
     "stable_diffusion": "Stable Diffusion (text to image)",
+    "retinanet": "RetinaNet (object detection, OpenImages)",
+    "rgat": "R-GAT (graph neural network, IGBH)",
 }
 
 SHORT_BENCHMARKS = {"resnet": "ResNet-50", "bert": "BERT-Large", "dlrm": "DLRM"}

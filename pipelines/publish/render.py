@@ -88,10 +88,45 @@ class TemplatesOnlyFetcher(URLFetcher):
         raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
 
 
+FOOTNOTE_PASSES = 4  # layouts at most after the first, each moving one table row to a new page
+
+
 def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None):
-    """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF."""
-    document = HTML(string=for_print(html), base_url=str(templates) + "/", url_fetcher=fetcher or TemplatesOnlyFetcher(templates))
-    return document.render(pdf_variant="pdf/ua-1")
+    """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF.
+
+    WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's
+    footnote area and prints those notes pages later. Where that happened, the row that calls the
+    first such note starts a new page and the document is laid out again."""
+    printed = for_print(html)
+    moved: set[int] = set()
+    for _ in range(FOOTNOTE_PASSES + 1):
+        document = HTML(string=printed, base_url=str(templates) + "/",
+                        url_fetcher=fetcher or TemplatesOnlyFetcher(templates)).render(pdf_variant="pdf/ua-1")
+        note = first_displaced_footnote(document)
+        if note is None or note in moved:
+            return document
+        moved.add(note)
+        printed = row_on_new_page(printed, f'id="fncall-{note}"')
+    return document
+
+
+def first_displaced_footnote(document) -> int | None:
+    """The number of the first footnote printed on a later page than its call, if any."""
+    page_of: dict[str, int] = {}
+    for number, page in enumerate(document.pages):
+        for anchor in page.anchors:
+            page_of.setdefault(anchor, number)
+    calls = sorted(int(a.removeprefix("fncall-")) for a in page_of if a.startswith("fncall-"))
+    return next((n for n in calls if page_of.get(f"fn-{n}", page_of[f"fncall-{n}"]) > page_of[f"fncall-{n}"]), None)
+
+
+def row_on_new_page(html: str, marker: str) -> str:
+    """`html` with the table row that holds `marker` starting a new page (unchanged outside a table row)."""
+    at = html.find(marker)
+    row = html.rfind("<tr", 0, at)
+    if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row:
+        return html
+    return html[:row] + '<tr style="break-before: page"' + html[row + 3:]
 
 
 def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:

@@ -13,7 +13,7 @@ from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
 from pipelines.metrics.cost import MEASURED_BASIS, OWN_MEASUREMENT
-from pipelines.publish.footnotes import runs_note, system_note, throughput_note, workload_note
+from pipelines.publish.footnotes import SOFTWARE_LIMIT, runs_note, system_note, throughput_note, workload_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
@@ -240,7 +240,6 @@ COST_COLUMNS = (
     Column("Instance", header=True), Column("Reference system", css="system"),
     Column("Time to train", numeric=True), Column("USD per hour", numeric=True), Column("Cost to train", numeric=True),
     Column("Savings vs baseline", numeric=True, css="wrap"), Column("Speed\u00adup", numeric=True),
-    Column("Samples per dollar", numeric=True, css="wrap"),
     Column("baseline", numeric=True, group=PRICE_TO_BEAT), Column("cheapest", numeric=True, group=PRICE_TO_BEAT),
 ) + ENERGY_COLUMNS
 
@@ -271,11 +270,10 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
              subs=tuple(t for t in (
                  f"{fmt.usd_hour(r['usd_per_accelerator_hour'])}/accelerator" if r.get("usd_per_accelerator_hour") else None,
                  fmt.day(r["price_as_of"]) if r.get("price_as_of") else None) if t)),
-        Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost),
+        # samples per dollar and its value against the baseline under the cost: a column more would not fit A4
+        Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost, subs=value_subs(r)),
         Cell("baseline" if r["is_baseline"] else fmt.savings(r["savings_pct"]), sort=r["savings_pct"]),
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
-        Cell(fmt.per_dollar(r.get("samples_per_dollar")), sort=r.get("samples_per_dollar"),
-             subs=(f"value {fmt.times(r['relative_value'])}",) if r.get("relative_value") is not None else ()),
         Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
         *energy_cells(r, numbering, f"{r['system']}:{r['benchmark']}"),
@@ -285,18 +283,29 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         + labels.optional_facets(r))
 
 
+def value_subs(r: dict) -> tuple[str, ...]:
+    """"3.07 M per $", "value 2.54×": samples a dollar buys, and against the baseline (1.00×); no-break
+    spaces keep each on one line in the narrow cell."""
+    if r.get("samples_per_dollar") is None:
+        return ()
+    value = r.get("relative_value")
+    per_dollar = fmt.per_dollar(r["samples_per_dollar"]).replace(" ", "\u00a0")
+    return (f"{per_dollar}\u00a0per\u00a0$",) + ((f"value\u00a0{fmt.times(value)}",) if value is not None else ())
+
+
 def system_footnote(r: dict, sources: Sources) -> str:
     """The measured system behind an instance's time: its configuration, how it was scored, how close a match."""
     score = sources.scores.get((r["system"], r["benchmark"]))
     if r.get("time_origin") == MEASURED_BASIS:  # a workload of the team's own: no MLPerf in it
         head = (f"{r['system']}:" if r.get("mapping_note") == OWN_MEASUREMENT
-                else system_note(r["system"], sources.systems.get(r["system"]), None))
+                else system_note(r["system"], sources.systems.get(r["system"]), None, software_limit=SOFTWARE_LIMIT))
         parts = [head, workload_note(r["samples_per_run"], r["samples_per_second"], r.get("throughput_source"),
                                      r.get("measured_on"), r.get("throughput_line"))]
         if r.get("mapping_note") and r["mapping_note"] != OWN_MEASUREMENT:
             parts.append(f"Match: {r['mapping_note']}.")
         return " ".join(parts)
-    parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None)]
+    parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None,
+                         software_limit=SOFTWARE_LIMIT)]
     if score and score.get("runs") is not None:
         parts.append(runs_note(score["runs"], score["dropped_runs"]))
     elif score:

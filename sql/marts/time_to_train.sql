@@ -2,7 +2,7 @@
 create or replace table time_to_train as
 select
     system, benchmark, round, submitter, time_to_train_minutes, runs, dropped_runs,
-    samples_per_second, origin, file, line
+    samples_per_second, global_batch_size, samples_to_converge, origin, file, line
 from stg_results
 where time_to_train_minutes is not null
 qualify row_number() over (

@@ -1,4 +1,5 @@
--- MLPerf scores in long form: one row per (round, system, benchmark) with a time to train.
+-- MLPerf scores in long form: one row per (round, system, benchmark) with a time to train; benchmark is the
+-- name the report compares by (v2.0-v4.1 ssd = retinanet, v4.0-v4.1 gnn = rgat: mlperf_quirks.report_benchmark).
 create or replace table stg_results as
 select
     round::varchar                   as round,
@@ -10,6 +11,8 @@ select
     runs::integer                    as runs,
     dropped_runs::integer            as dropped_runs,
     samples_per_second::double       as samples_per_second,
+    global_batch_size::bigint        as global_batch_size,    -- the summarizer's detailed CSV, else null
+    samples_to_converge::double      as samples_to_converge,  -- training samples to reach the target
     origin::varchar                  as origin,
     file::varchar                    as file,
     line::varchar                    as line

@@ -1,0 +1,82 @@
+"""The summarizer's detailed CSV, the report's benchmark renames and per-instance regions."""
+
+from pathlib import Path
+
+import pytest
+
+from pipelines.errors import InputError
+from pipelines.ingest.mlperf_quirks import report_benchmark
+from pipelines.ingest.results_summary import read_results_summary
+
+RAW = Path(__file__).resolve().parents[1] / "raw"
+
+
+def test_report_benchmark_renames_only_the_same_model():
+    assert report_benchmark("v4.1", "ssd") == "retinanet"
+    assert report_benchmark("v2.0", "ssd") == "retinanet"
+    assert report_benchmark("v1.1", "ssd") == "ssd"  # SSD-ResNet34, another model
+    assert report_benchmark("v4.0", "gnn") == "rgat"
+    assert report_benchmark("v5.0", "rgat") == "rgat"
+    assert report_benchmark(None, "ssd") == "ssd"
+
+
+def test_detailed_csv_batch_size_and_samples():
+    frame = read_results_summary(RAW / "results" / "mlperf_training_v4.1_summary_detailed.csv")
+    row = frame.filter((frame["system"] == "AS-8125GS-TNHR-1") & (frame["benchmark"] == "ssd")).row(0, named=True)
+    # the CSV row: ssd:time_to_train 36.301917, ssd:GBS 256.0, ssd:samples_to_converge 4.0 (epochs)
+    assert row["time_to_train_minutes"] == pytest.approx(36.301917, rel=1e-6)
+    assert row["global_batch_size"] == 256
+    assert row["samples_to_converge"] == pytest.approx(4 * 1_170_301)  # 4 epochs of OpenImages' 1,170,301 images
+
+
+def test_detailed_csv_bad_batch_size_names_line_and_column(tmp_path):
+    text = (RAW / "results" / "mlperf_training_v5.0_summary_detailed.csv").read_text(encoding="utf-8").splitlines()
+    header = text[0].split(",")
+    cells = text[1].split(",")
+    if len(cells) != len(header):
+        pytest.skip("first row has quoted commas")
+    cells[header.index("bert:time_to_train")] = "5.0"
+    cells[header.index("bert:GBS")] = "12.5"
+    bad = tmp_path / "s_detailed.csv"
+    bad.write_text("\n".join([text[0], ",".join(cells)]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r":2 column bert:GBS"):
+        read_results_summary(bad)
+
+
+def test_an_instance_names_its_own_region(tmp_path):
+    from pipelines.ingest.report_config import parse_report_config
+
+    config = parse_report_config(RAW / "report.toml")
+    current = next(c for c in config.comparisons if c.id == "current-generation")
+    mi300x = next(i for i in current.instances if i.instance_type == "Standard_ND96isr_MI300X_v5")
+    assert (mi300x.provider, mi300x.region) == ("azure", "eastus2")
+    h100 = next(i for i in current.instances if i.instance_type == "Standard_ND96isr_H100_v5")
+    assert h100.region is None  # [regions]: eastus
+
+
+def test_bundled_llama2_lora_cost_and_value_by_hand(tmp_path):
+    """The bundled report's Llama 2 70B LoRA rows against the CSV and price rows, worked by hand."""
+    import duckdb
+
+    from tests.pipeline_runner import make_dirs, run_pipeline
+
+    dirs = make_dirs(tmp_path)
+    assert run_pipeline(dirs).success
+    with duckdb.connect(str(dirs.warehouse), read_only=True) as conn:
+        rows = {r[0]: r[1:] for r in conn.sql(
+            "select instance_type, region, cost_to_train_usd, samples_per_dollar, relative_value from cost_to_train "
+            "where comparison = 'current-generation' and benchmark = 'llama2_70b_lora' "
+            "and pricing_option = 'on_demand'").fetchall()}
+    # p5.48xlarge (baseline): 55.04 USD/h (prices/on_demand_2025-06-01.csv) x 27.536346 min (v4.1 detailed CSV,
+    # AS-8125GS-TNHR-1) / 60 = $25.2600; 3,120 samples to converge / 25.2600 = 123.52 samples per dollar
+    assert rows["p5.48xlarge"][1] == pytest.approx(25.2600, abs=1e-4)
+    assert rows["p5.48xlarge"][2] == pytest.approx(123.515, abs=1e-3)
+    # p6-b200.48xlarge: 113.9328 x 11.208825 min (v5.0, SYS-422GA-NBRT-LCC) / 60 = $21.2842; 3,024 / 21.2842
+    # = 142.08 per dollar, 142.08 / 123.515 = 1.1503 the baseline's value
+    assert rows["p6-b200.48xlarge"][1] == pytest.approx(21.2842, abs=1e-4)
+    assert rows["p6-b200.48xlarge"][3] == pytest.approx(1.1503, abs=1e-4)
+    # MI300X in eastus2: 48 x 28.991819 min (v5.0, 1xXE9680x8MI300X) / 60 = $23.1935; 3,072 / 23.1935 = 132.45,
+    # 132.45 / 123.515 = 1.0723
+    assert rows["Standard_ND96isr_MI300X_v5"][0] == "eastus2"
+    assert rows["Standard_ND96isr_MI300X_v5"][1] == pytest.approx(23.1935, abs=1e-4)
+    assert rows["Standard_ND96isr_MI300X_v5"][3] == pytest.approx(1.0723, abs=1e-4)
