@@ -12,6 +12,7 @@ import polars as pl
 
 from pipelines.config import Paths
 from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
+from pipelines.defs.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
@@ -141,12 +142,12 @@ def atlas_price_date(conn):
 
 def stale_after_days(conn) -> int:
     """report.toml's stale_after_days: the report and the atlas mark prices stale alike."""
-    return read_table(conn, "stg_report_settings")["stale_after_days"].to_list()[0]
+    return report_settings(conn)["stale_after_days"]
 
 
 def _option_costs(conn, ranked: pl.DataFrame, price_date) -> pl.DataFrame:
     """The pairs of `ranked` under report.toml's other pricing options, in the atlas's regions."""
-    options = read_table(conn, "stg_report_settings")["pricing_models"].to_list()[0] or []
+    options = report_settings(conn)["pricing_models"] or []
     option_prices = metrics.atlas_option_prices(read_table(conn, "stg_prices"), read_table(conn, "atlas_prices"),
                                                 price_date, list(options))
     return metrics.option_costs(ranked, option_prices)

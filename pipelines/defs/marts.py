@@ -59,14 +59,21 @@ def _dates(conn: duckdb.DuckDBPyConnection) -> tuple[date, date | None]:
     return conn.sql("select price_date, previous_price_date from report_dates").fetchall()[0]
 
 
+def report_settings(conn: duckdb.DuckDBPyConnection) -> dict:
+    """stg_report_settings' one row (report.toml's pricing, stale age and workloads): the report and
+    the atlas read their settings here."""
+    return read_table(conn, "stg_report_settings").row(0, named=True)
+
+
 def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict], int, list[dict]]:
     """report.toml's pricing options (on_demand always among them: the export's rows and the
     break-even's reference), the baseline's pricing, the user's discounts, when a price is stale and
     the team's own workloads."""
-    row = conn.sql("select pricing_models, baseline_pricing, discounts, stale_after_days, workloads "
-                   "from stg_report_settings").fetchall()[0]
-    options = list(row[0]) + ([] if "on_demand" in row[0] else ["on_demand"])
-    return options, row[1], list(row[2]), row[3], list(row[4])
+    row = report_settings(conn)
+    models = list(row["pricing_models"] or [])
+    options = models + ([] if "on_demand" in models else ["on_demand"])
+    return (options, row["baseline_pricing"], list(row["discounts"] or []), row["stale_after_days"],
+            list(row["workloads"] or []))
 
 
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:

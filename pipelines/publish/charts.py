@@ -249,8 +249,9 @@ def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
                   and frame.y0 <= c[2].y0 and c[2].y1 <= frame.y1]
         # the first free place; on a crowded chart with none free, the place inside the axes that covers
         # the least of the other labels and points (never the tick labels outside the axes)
-        dx, dy, moved = next((c for c in inside if not any(c[2].overlaps(o) for o in placed + marks)),
-                             min(inside, key=lambda c: _covered(c[2], placed + marks), default=(0.0, 0.0, box)))
+        others = placed + marks
+        free = next((c for c in inside if not any(c[2].overlaps(o) for o in others)), None)
+        dx, dy, moved = free or min(inside, key=lambda c: _covered(c[2], others), default=(0.0, 0.0, box))
         if dx or dy:
             x, y = ax.transData.transform(text.get_position())
             text.set_position(to_data.transform((x + dx, y + dy)))

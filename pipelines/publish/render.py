@@ -98,15 +98,18 @@ def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetc
     footnote area and prints those notes pages later. Where that happened, the row that calls the
     first such note starts a new page and the document is laid out again."""
     printed = for_print(html)
+    fetcher = fetcher or TemplatesOnlyFetcher(templates)
     moved: set[int] = set()
     for _ in range(FOOTNOTE_PASSES + 1):
-        document = HTML(string=printed, base_url=str(templates) + "/",
-                        url_fetcher=fetcher or TemplatesOnlyFetcher(templates)).render(pdf_variant="pdf/ua-1")
+        document = HTML(string=printed, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
         note = first_displaced_footnote(document)
         if note is None or note in moved:
             return document
         moved.add(note)
-        printed = row_on_new_page(printed, f'id="fncall-{note}"')
+        moved_row = row_on_new_page(printed, f'id="fncall-{note}"')
+        if moved_row == printed:  # the call is not in a table row: another layout would be the same
+            return document
+        printed = moved_row
     return document
 
 
