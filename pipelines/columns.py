@@ -107,11 +107,15 @@ COLUMNS: dict[str, Column] = {
     "throughput_origin": Column("where samples_per_second comes from: measured (throughput/) or MLPerf log"),
     "framework": Column("training framework and version"),
     "precision": Column("numeric precision of the measured run"),
-    "global_batch_size": Column("global batch size of the measured run (results: from the summarizer's detailed CSV, "
+    "global_batch_size": Column("global batch size of the measured run (MLPerf results of the closed division: "
+                                "the summarizer's detailed CSV, or the result logs read as the summarizer reads them; "
                                 "else empty)"),
     "samples_to_converge": Column("training samples the run took to reach the quality target (olympic mean, from "
-                                  "the summarizer's detailed CSV; epochs converted with the training-set size; "
-                                  "empty where unknown)", "count"),
+                                  "the summarizer's detailed CSV or the result logs read as the summarizer reads "
+                                  "them; epochs converted with the training-set size; empty where unknown)", "count"),
+    "summarizer_samples_to_converge": Column("samples to converge as the official summarizer's detailed CSV prints "
+                                             "it, in its unit: samples (BERT, Stable Diffusion, the LLMs) or epochs "
+                                             "(the others); closed division only", "count"),
     "measured_on": Column("date the throughput was measured"),
     "run_file": Column("the run's MLPerf result log"),
     "minutes": Column("the run's time from run_start to run_stop in its log, minutes", "minutes"),

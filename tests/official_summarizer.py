@@ -17,6 +17,7 @@ leaves no CSV: nothing of that folder is scored by the official tool).
 from __future__ import annotations
 
 import csv
+import math
 import os
 import re
 import shutil
@@ -43,6 +44,7 @@ class FolderVerdict:
     returncode: int
     seconds: float
     scores: dict = field(default_factory=dict)  # (system, benchmark) -> minutes or None
+    details: dict = field(default_factory=dict)  # (system, benchmark) -> (GBS, samples_to_converge), detailed CSV
     divisions: dict = field(default_factory=dict)  # system -> division column
     dropped: dict = field(default_factory=dict)  # result file relative to the round's parent -> reason
     stdout: str = ""
@@ -81,11 +83,13 @@ def submitter_folders(round_dir: Path) -> list[Path]:
     return sorted(p for p in round_dir.iterdir() if p.is_dir() and (p / "results").is_dir())
 
 
-def _read_csv(path: Path) -> tuple[dict, dict]:
+def _read_csv(path: Path) -> tuple[dict, dict, dict]:
+    """(scores, divisions, details) of the tool's CSV and its _detailed.csv (GBS -1 read as None)."""
     scores: dict = {}
     divisions: dict = {}
+    details: dict = {}
     if not path.is_file():
-        return scores, divisions
+        return scores, divisions, details
     with open(path, newline="") as handle:
         for row in csv.DictReader(handle):
             system = row["details_url"].rsplit("/", 1)[1].removesuffix(".json")
@@ -93,7 +97,19 @@ def _read_csv(path: Path) -> tuple[dict, dict]:
             for column, value in row.items():
                 if column not in SPEC_COLUMNS and ":" not in column:
                     scores[(system, column)] = float(value) if value else None
-    return scores, divisions
+    detailed = path.with_name(path.stem + "_detailed.csv")  # not written when no system was summarized
+    if not detailed.is_file():
+        return scores, divisions, details
+    with open(detailed, newline="") as handle:
+        for row in csv.DictReader(handle):
+            system = row["details_url"].rsplit("/", 1)[1].removesuffix(".json")
+            for column, value in row.items():
+                benchmark, _, metric = column.partition(":")
+                if metric in ("GBS", "samples_to_converge"):
+                    gbs, samples = details.get((system, benchmark), (None, None))
+                    number = float(value) if value and float(value) != -1 else None
+                    details[(system, benchmark)] = (number, samples) if metric == "GBS" else (gbs, number)
+    return scores, divisions, details
 
 
 def run_folders(folders: list[tuple[str, Path]], work: Path, jobs: int = 2, timeout: float = 3600,
@@ -129,7 +145,7 @@ def run_folders(folders: list[tuple[str, Path]], work: Path, jobs: int = 2, time
                                     stdout=out.read(), stderr=err.read(), path=str(folder))
             out.close(), err.close()
             if not verdict.crashed:
-                verdict.scores, verdict.divisions = _read_csv(work / f"{name}.csv")
+                verdict.scores, verdict.divisions, verdict.details = _read_csv(work / f"{name}.csv")
             base = folder.parent.parent
             for match in _DROPPED.finditer(verdict.stdout):
                 path = Path(match["path"])
@@ -149,6 +165,12 @@ class Official:
 
     minutes: float | None
     crash: str | None = None
+    global_batch_size: float | None = None  # the detailed CSV's GBS and samples_to_converge
+    samples_to_converge: float | None = None
+
+
+def _official(verdict: FolderVerdict, key: tuple[str, str]) -> Official:
+    return Official(verdict.scores[key], None, *verdict.details.get(key, (None, None)))
 
 
 def _last_error(verdict: FolderVerdict) -> str:
@@ -192,7 +214,7 @@ def official_entries(round_dir: Path, work: Path, jobs: int = 2, only: list[str]
         systems: list[tuple[str, Path, str, str]] = []  # (round, subset copy, folder, system)
         for verdict in verdicts:
             if not verdict.crashed:
-                entries.update({(verdict.folder, *key): Official(m) for key, m in verdict.scores.items()})
+                entries.update({(verdict.folder, *key): _official(verdict, key) for key in verdict.scores})
                 continue
             source = round_dir / verdict.folder  # not the copy: the tool rewrote its scaling.json files
             for system in sorted(p.name for p in (source / "results").iterdir() if p.is_dir()):
@@ -200,7 +222,7 @@ def official_entries(round_dir: Path, work: Path, jobs: int = 2, only: list[str]
         benchmarks: list[tuple[str, Path, str, str]] = []
         for verdict, (_, copy, folder, system) in zip(_run_in_order(systems, work / "out_systems", jobs), systems):
             if not verdict.crashed:
-                entries.update({(folder, *key): Official(m) for key, m in verdict.scores.items()})
+                entries.update({(folder, *key): _official(verdict, key) for key in verdict.scores})
                 continue
             source = round_dir / folder
             for bench in sorted(p.name for p in (source / "results" / system).iterdir() if p.is_dir()):
@@ -211,7 +233,7 @@ def official_entries(round_dir: Path, work: Path, jobs: int = 2, only: list[str]
             if verdict.crashed:
                 entries[(folder, system, name)] = Official(None, _last_error(verdict))
             elif (system, name) in verdict.scores:
-                entries[(folder, system, name)] = Official(verdict.scores[(system, name)])
+                entries[(folder, system, name)] = _official(verdict, (system, name))
         return entries, verdicts
     finally:
         shutil.rmtree(copies, ignore_errors=True)
@@ -233,6 +255,8 @@ class Comparison:
     equal_scores: int = 0
     equal_no_score: int = 0
     equal_crash: int = 0
+    equal_convergence: int = 0  # entries whose GBS and samples_to_converge equal the detailed CSV's
+    equal_batch_sizes: int = 0  # of those, entries with a batch size (not both empty)
     differences: list[str] = field(default_factory=list)
 
     @property
@@ -281,10 +305,27 @@ def compare(entries: dict, rows: list[dict]) -> Comparison:
             result.equal_scores += 1
         else:
             result.differences.append(f"{key}: official {official.minutes!r}, ours {mine!r} ({row['reason']})")
+        if official.crash is None and not own_crash:
+            _compare_convergence(result, key, official, row)
     for key, official in entries.items():
         if key not in ours and (official.minutes is not None or official.crash is not None):
             result.differences.append(f"{key}: official {official}, we have no entry")
     return result
+
+
+def _compare_convergence(result: Comparison, key: tuple, official: Official, row: dict) -> None:
+    """GBS exactly; samples_to_converge to 1e-12 (the tool averages with numpy's pairwise sum)."""
+    gbs, samples = row.get("global_batch_size"), row.get("summarizer_samples_to_converge")
+    same_gbs = gbs == official.global_batch_size
+    same_samples = (samples is None and official.samples_to_converge is None) or (
+        samples is not None and official.samples_to_converge is not None
+        and math.isclose(samples, official.samples_to_converge, rel_tol=1e-12))
+    if same_gbs and same_samples:
+        result.equal_convergence += 1
+        result.equal_batch_sizes += gbs is not None
+    else:
+        result.differences.append(f"{key}: official GBS {official.global_batch_size!r} and samples_to_converge "
+                                  f"{official.samples_to_converge!r}, ours {gbs!r} and {samples!r}")
 
 
 def dropped_runs(verdicts: list[FolderVerdict]) -> dict[str, str]:

@@ -4,7 +4,8 @@ The official tool runs per submitter folder on copies, as MLCommons runs it (tes
 where it stops with an error it is run again per system and per benchmark folder). Every entry it
 scores must have our score to the last digit (float equality), every entry it leaves without a
 score must have none from us, and every entry it stops on must carry our ``official_crash``. The
-runs it drops are the runs we drop.
+runs it drops are the runs we drop. Global batch size and samples to converge equal those of its
+detailed CSV (``<benchmark>:GBS`` and ``:samples_to_converge``, closed division only), entry by entry.
 
 - CI-sized, always: the quirk corpus the tests write (tests/atlas_fixtures: systems the tool skips
   or stops on, folders it does not read, a short benchmark it scores against the rules, an open
@@ -23,7 +24,7 @@ import polars as pl
 import pytest
 
 from pipelines.ingest.mlperf_corpus import score_corpus
-from pipelines.ingest.mlperf_tree import score_trees
+from pipelines.ingest.mlperf_tree import find_tasks, score_task, score_trees
 from tests.atlas_fixtures import quirk_corpus
 from tests.official_summarizer import compare, official_entries
 
@@ -70,6 +71,8 @@ def test_quirk_corpus_equals_the_official_summarizer(tmp_path):
     # resnet/), 4 where the tool stops (invalid JSON, "number of nodes", a `benchmark/` folder, power
     # logs with the stop at the start)
     assert (comparison.equal_scores, comparison.equal_no_score, comparison.equal_crash) == (15, 2, 4)
+    # every scored entry has the tool's batch size and samples to converge but the open-division one
+    assert comparison.equal_batch_sizes == 14
     assert ours == set(theirs) == set()  # every fixture log passes the official checker
 
 
@@ -81,6 +84,9 @@ def test_sample_equals_the_official_summarizer(tmp_path):
     # v1.1 NVIDIA BERT: the 1.1.0 rules want weights_initialization lines these logs lack, every run
     # fails the checker, so the official tool (and MLCommons' table) has no score for it
     assert (comparison.equal_scores, comparison.equal_no_score, comparison.equal_crash) == (9, 1, 0)
+    # the closed-division ResNet and BERT folders of v1.0 and v1.1 have a batch size in the detailed CSV
+    # (v0.7 has no RCPs, and v1.0 DLRM is not a benchmark the RCP checker knows)
+    assert comparison.equal_batch_sizes == 6
     # v0.7 NVIDIA resnet result_0, v1.0 NVIDIA mxnet resnet result_1 (target missed) and the 10 BERT runs
     assert ours == set(theirs) and len(theirs) == 12
     assert set(theirs.values()) == {"Compliance check failed"}
@@ -99,3 +105,17 @@ def test_published_round_equals_the_official_summarizer(tmp_path, round_folder, 
     print(f"{round_folder}: {comparison}; {len(theirs)} runs dropped by the official tool, {len(ours)} by us")
     assert comparison.differences == []
     assert ours == set(theirs)
+
+
+@pytest.mark.skipif(not (CORPUS and (CORPUS / "training_results_v1.0" / "Supermicro").is_dir()),
+                    reason="set ATLAS_CORPUS to a folder with training_results_v1.0")
+def test_supermicro_unet3d_has_the_published_score_and_its_rule_deviation():
+    """v1.0 Supermicro as-4142gs-tnr unet3d: 22 result files where the rules ask for 40. The official
+    summarizer scores it and MLCommons published 41.2212 minutes; the atlas gives that score and flags
+    the deviation instead of dropping the entry."""
+    folder = CORPUS / "training_results_v1.0" / "Supermicro"  # type: ignore[operator]
+    task = next(t for t in find_tasks(folder, "v1.0") if t.system == "as-4142gs-tnr" and t.benchmark == "unet3d")
+    row, runs = score_task(task)
+    assert len(runs) == 22
+    assert round(row["time_to_train_minutes"], 4) == 41.2212
+    assert row["deviates_from_rules"] and row["rule_deviation"].startswith("22 result files; unet3d in v1.0 requires 40")

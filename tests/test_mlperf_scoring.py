@@ -89,7 +89,10 @@ def test_olympic_score_of_a_tree(v10):
                    "official_crash": None, "scaling_factor": 1.0, "benchmark_model": "resnet",
                    "folder": "ExampleCorp", "benchmark_path": "training_results_v1.0/ExampleCorp/results/sys_a/resnet",
                    "quirk": None, "energy_joules": None, "energy_kwh": None, "official_energy_joules": None,
-                   "energy_runs": None, "energy_note": None}  # no power/ folder: no measured energy
+                   "energy_runs": None, "energy_note": None,  # no power/ folder: no measured energy
+                   # every run reaches the target at epoch 16 (3264 a batch): 16 epochs of ImageNet's 1,281,167
+                   "global_batch_size": 3264, "summarizer_samples_to_converge": 16.0,
+                   "samples_to_converge": 16 * 1_281_167}
     assert runs.height == 5 and set(runs["status"]) == {"scored"}
     assert dict(runs.schema) == RUNS_SCHEMA and dict(scores.schema) == SCORES_SCHEMA
 

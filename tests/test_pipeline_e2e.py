@@ -135,6 +135,15 @@ def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     row = scores.filter((pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet")).row(0, named=True)
     assert (row["runs"], row["dropped_runs"]) == (5, 1)
     assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106, abs=1e-6)
+    # global batch size and samples to converge from the logs, as the summarizer's detailed CSV gives them
+    # (tests/test_atlas_official): 3264, and the olympic mean of the runs' epochs, 35, x 1,281,167 ImageNet images
+    assert (row["global_batch_size"], row["summarizer_samples_to_converge"]) == (3264, 35.0)
+    assert row["samples_to_converge"] == 35 * 1_281_167
+    costs = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv").filter(
+        (pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet"))
+    assert costs.height and set(costs["samples_to_converge"]) == {35 * 1_281_167}
+    for cost in costs.iter_rows(named=True):  # samples per dollar = samples to converge / cost to train
+        assert cost["samples_per_dollar"] == pytest.approx(35 * 1_281_167 / cost["cost_to_train_usd"], rel=1e-9)
     runs = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_runs.csv")
     assert runs.filter(pl.col("status") == "dropped")["run_file"].to_list() == [
         "mlperf/training_results_v1.0/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet/result_1.txt"]

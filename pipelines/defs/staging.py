@@ -158,8 +158,8 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     with settings.connect() as conn:
         from_trees = conn.sql(
             "select round, submitter, system, benchmark, time_to_train_minutes, runs::bigint as runs, "
-            "dropped_runs::bigint as dropped_runs, samples_per_second, null::bigint as global_batch_size, "
-            "null::double as samples_to_converge, 'MLPerf result tree' as origin, "
+            "dropped_runs::bigint as dropped_runs, samples_per_second, global_batch_size, samples_to_converge, "
+            "'MLPerf result tree' as origin, "
             "tree as file, null::varchar as line from stg_mlperf_scores where time_to_train_minutes is not null"
         ).pl()
     keys = ["round", "system", "benchmark"]

@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipelines.errors import InputError
 from pipelines.ingest.mlperf_compliance import LogLine, OfficialCrash, check
+from pipelines.ingest.mlperf_convergence import FileReading, Unreadable, read_file
 from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
 
 TOKEN = ":::MLLOG "
@@ -56,6 +57,7 @@ class RunResult:
     samples: float | None = None
     samples_per_second: float | None = None
     crash: str | None = None
+    convergence: FileReading | None = None  # what the official RCP reader takes from it; None: it raises
 
     @property
     def scored(self) -> bool:
@@ -66,6 +68,7 @@ class RunResult:
 class ParsedLog:
     lines: list[LogLine]
     errors: list[str]  # "line N: problem" for each :::MLLOG line that did not parse
+    unparsed: list[str] = field(default_factory=list)  # the text of those lines
     crash: str | None = None  # the first line the official parser raises on
 
 
@@ -126,6 +129,7 @@ def _add(parsed: ParsedLog, lineno: int, text: str) -> None:
     except ValueError as error:
         problem = "cut off or invalid JSON" if isinstance(error, json.JSONDecodeError) else "time_ms is not a number"
         parsed.errors.append(f"line {lineno}: {problem}")
+        parsed.unparsed.append(text)
         return
     except (KeyError, TypeError, IndexError, OverflowError, RecursionError) as error:
         parsed.crash = parsed.crash or f"line {lineno}: {type(error).__name__} {error}"
@@ -193,15 +197,20 @@ def parse_result_file(path: Path, rule: BenchmarkRule) -> RunResult:
                          crash=parsed.crash)
     start, stop = run_start_stop(parsed.lines)
     minutes = (stop - start) / 60 / 1000 if start is not None and stop is not None else None
+    try:  # the RCP reader reads every file of the folder, compliant or not
+        convergence = read_file(parsed.lines, parsed.unparsed, rule.ruleset)
+    except Unreadable:
+        convergence = None
     try:
         verdict = check(parsed.lines, rule.ruleset, len(parsed.errors))
     except OfficialCrash as error:
         return RunResult(str(path), minutes, f"the official summarizer stops on this file ({error})", crash=str(error))
     if not verdict.valid:
-        return RunResult(str(path), minutes, _failed(verdict.messages, parsed.errors))
+        return RunResult(str(path), minutes, _failed(verdict.messages, parsed.errors), convergence=convergence)
     if start is None or stop is None:
-        return RunResult(str(path), minutes, f"{'run_start' if start is None else 'run_stop'} not recorded")
+        return RunResult(str(path), minutes, f"{'run_start' if start is None else 'run_stop'} not recorded",
+                         convergence=convergence)
     samples = _samples(parsed.lines, rule.samples_basis, verdict.target_line.get("eval_accuracy"))
     seconds = (stop - start) / 1000.0
     rate = samples / seconds if samples and samples > 0 and seconds > 0 else None
-    return RunResult(str(path), minutes, None, samples if rate else None, rate)
+    return RunResult(str(path), minutes, None, samples if rate else None, rate, convergence=convergence)

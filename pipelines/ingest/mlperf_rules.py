@@ -158,3 +158,35 @@ def benchmark_rule(round_: str, benchmark: str, path: str | Path | None = None) 
             f"(it has: {', '.join(rules)})",
         )
     return rules[name]
+
+
+# Benchmarks whose samples_to_converge the tool reports in samples already, and the first round it does.
+_SAMPLES_SINCE = {"bert": "v1.0", "stable_diffusion": "v4.0", "llama2_70b_lora": "v4.0", "llama31_405b": "v5.0",
+                  "llama31_8b": "v5.1", "flux1": "v5.1"}
+# Benchmarks logged in epochs: training samples per epoch, and the rounds whose model and data it is.
+# RetinaNet: the MLPerf OpenImages subset, 1,170,301 training images (mlcommons/training
+# single_stage_detector/README.md); R-GAT: IGBH-full's training split, 94,605,581 nodes, and DLRM-DCNv2:
+# Criteo 1TB multi-hot, 4,195,197,692 samples (the train_samples of the v5.0 NVIDIA logs of both);
+# ResNet-50: ImageNet-1k, 1,281,167 images.
+_EPOCH_SAMPLES = {
+    "retinanet": ("v5.0", 1_170_301), "ssd": ("v2.0", 1_170_301), "rgat": ("v5.0", 94_605_581),
+    "gnn": ("v4.0", 94_605_581), "dlrm_dcnv2": ("v3.0", 4_195_197_692), "resnet": ("v0.7", 1_281_167),
+}
+
+
+def training_samples(round_: str, benchmark: str, value: float | None, global_batch_size: int | None) -> float | None:
+    """The official summarizer's samples_to_converge (samples or epochs, by benchmark and round) as
+    training samples: epochs times the training-set size; None where the unit is not known (GPT-3,
+    U-Net3D, Stable Diffusion v3.1 which logged steps, SSD-ResNet34, ...). A figure in samples below
+    one global batch is not samples: NVIDIA's v1.0-v1.1 BERT logs give epoch_num 1 at every eval, and
+    the tool prints 1.0."""
+    if value is None:
+        return None
+    if benchmark in _SAMPLES_SINCE:
+        if global_batch_size is not None and value < global_batch_size:
+            return None
+        return value if round_key(round_) >= round_key(_SAMPLES_SINCE[benchmark]) else None
+    if benchmark in _EPOCH_SAMPLES:
+        since, per_epoch = _EPOCH_SAMPLES[benchmark]
+        return value * per_epoch if round_key(round_) >= round_key(since) else None
+    return None

@@ -29,8 +29,9 @@ such field, another value) has division None; the summarizer gives no score to t
 ranked among scored results.
 
 Per-benchmark facts beyond the time are computed from the same runs the time score uses:
-throughput in ``BENCHMARK_FACTS``; the measured energy of a folder with power logs
-(``<benchmark>/power/<result>/``, mlperf_power) after the time score, whose runs and scaling factor
+throughput in ``BENCHMARK_FACTS``; global batch size and samples to converge (from every result
+file, as the official summarizer's detailed CSV gives them: mlperf_convergence); the measured
+energy of a folder with power logs (``<benchmark>/power/<result>/``, mlperf_power) after the time score, whose runs and scaling factor
 it averages (mlperf_scores: energy_joules, energy_kwh, official_energy_joules, energy_runs,
 energy_note; mlperf_runs: the per-run values).
 
@@ -48,9 +49,11 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest import mlperf_quirks as quirks
+from pipelines.ingest.mlperf_convergence import folder_convergence
 from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
 from pipelines.ingest.mlperf_power import RUN_COLUMNS, SCORE_COLUMNS, has_power, run_columns, score_columns, score_power
-from pipelines.ingest.mlperf_rules import BenchmarkRule, benchmark_name, benchmark_rule, normalize_round
+from pipelines.ingest.mlperf_rules import (BenchmarkRule, benchmark_name, benchmark_rule, normalize_round,
+                                           training_samples)
 from pipelines.ingest.mlperf_summarizer import official_system, power_crash, scaling_factor, score_benchmark
 
 RUNS_SCHEMA = {
@@ -65,6 +68,7 @@ SCORES_SCHEMA = {
     "rule_deviation": pl.Utf8, "deviates_from_rules": pl.Boolean, "official_crash": pl.Utf8,
     "scaling_factor": pl.Float64, "benchmark_model": pl.Utf8, "folder": pl.Utf8,
     "benchmark_path": pl.Utf8, "quirk": pl.Utf8,
+    "global_batch_size": pl.Int64, "summarizer_samples_to_converge": pl.Float64, "samples_to_converge": pl.Float64,
 } | SCORE_COLUMNS  # measured energy per training run (mlperf_power), null without power logs
 
 _ROUND_FOLDER = re.compile(r"^training_results_(v\d+\.\d+)$")
@@ -100,6 +104,17 @@ def _throughput(rule: BenchmarkRule, runs: list[RunResult]) -> dict:
 # columns of the score row (declare them in SCORES_SCHEMA). Energy needs the time score as well
 # (the same runs, the same scaling factor), so it follows the official answer in score_task.
 BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = (_throughput,)
+
+
+def _convergence(task: Task, rule: BenchmarkRule, runs: list[RunResult]) -> dict:
+    """Global batch size and samples to converge as the official summarizer's detailed CSV gives them
+    (mlperf_convergence), and the latter in training samples (mlperf_rules.training_samples)."""
+    division = task.division if task.official_reads else None  # a folder the tool does not read: neither
+    found = folder_convergence([run.convergence for run in runs], rule.ruleset, division)
+    return {"global_batch_size": found.global_batch_size,
+            "summarizer_samples_to_converge": found.samples_to_converge,
+            "samples_to_converge": training_samples(task.round, rule.benchmark, found.samples_to_converge,
+                                                    found.global_batch_size)}
 
 
 def round_of(root: Path, explicit: str | None) -> str:
@@ -180,6 +195,7 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
             "dropped_runs": sum(1 for run in runs if not run.scored)}
     for facts in BENCHMARK_FACTS:
         row |= facts(rule, runs)
+    row |= _convergence(task, rule, runs)
     row |= _official_answer(task, rule, runs, strict)
     run_rows = [_run_row(task, rule.benchmark, run) for run in runs]
     if task.official_reads and has_power(path):

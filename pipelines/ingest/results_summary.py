@@ -20,9 +20,8 @@ ignored. A row without time_to_train for a benchmark has no score for it.
 The tool's samples_to_converge is the olympic mean over runs of what the RCP checker reads from the
 eval line before run_stop: `samples_count` for Stable Diffusion (v4.0 on) and the LLM benchmarks
 (samples), `epoch_num` for the others, which BERT logs in samples but RetinaNet, R-GAT, DLRM-DCNv2
-and ResNet in epochs (RetinaNet whole epochs, the others fractions). Epochs are converted to samples
-here with the benchmark's training-set size (_EPOCH_SAMPLES); a benchmark whose unit is not known
-(GPT-3, U-Net3D, Stable Diffusion v3.1 which logged steps, SSD-ResNet34 ...) gets null.
+and ResNet in epochs (RetinaNet whole epochs, the others fractions). mlperf_rules.training_samples
+turns it into training samples (null where the unit is not known).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table, read_text
-from pipelines.ingest.mlperf_rules import round_key
+from pipelines.ingest.mlperf_rules import training_samples
 
 LEADING = [
     "division", "availability", "submitter", "system", "number_of_nodes",
@@ -47,18 +46,6 @@ _SYSTEM_URL = re.compile(r"/systems/([^/]+)\.json$")
 _ROUND_URL = re.compile(r"training_results_(v\d+\.\d+)")
 _DETAILED_COLUMN = re.compile(r"^(?P<benchmark>[^:]+):(?P<metric>[^:]+)$")
 
-# Benchmarks whose samples_to_converge the tool reports in samples already, and the first round it does.
-_SAMPLES_SINCE = {"bert": "v1.0", "stable_diffusion": "v4.0", "llama2_70b_lora": "v4.0", "llama31_405b": "v5.0",
-                  "llama31_8b": "v5.1", "flux1": "v5.1"}
-# Benchmarks logged in epochs: training samples per epoch, and the rounds whose model and data it is.
-# RetinaNet: the MLPerf OpenImages subset, 1,170,301 training images (mlcommons/training
-# single_stage_detector/README.md); R-GAT: IGBH-full's training split, 94,605,581 nodes, and DLRM-DCNv2:
-# Criteo 1TB multi-hot, 4,195,197,692 samples (the train_samples of the v5.0 NVIDIA logs of both);
-# ResNet-50: ImageNet-1k, 1,281,167 images.
-_EPOCH_SAMPLES = {
-    "retinanet": ("v5.0", 1_170_301), "ssd": ("v2.0", 1_170_301), "rgat": ("v5.0", 94_605_581),
-    "gnn": ("v4.0", 94_605_581), "dlrm_dcnv2": ("v3.0", 4_195_197_692), "resnet": ("v0.7", 1_281_167),
-}
 _MAX_BATCH = 2**53  # a batch size beyond this is no batch size (and would not survive a float)
 
 SCHEMA = {
@@ -96,19 +83,13 @@ def _batch_size(path: Path, line: int, column: str, value: float | None) -> int 
     return int(value)
 
 
-def _samples(path: Path, line: int, column: str, value: float | None, round_: str | None, benchmark: str) -> float | None:
+def _samples(path: Path, line: int, column: str, value: float | None, round_: str | None, benchmark: str,
+             batch: int | None) -> float | None:
     if value is None:
         return None
     if not (math.isfinite(value) and value > 0):
         raise InputError(path, f"{line} column {column}", f"{value} is not a positive number of samples or epochs")
-    if round_ is None:
-        return None  # the unit depends on the round
-    if benchmark in _SAMPLES_SINCE:
-        return value if round_key(round_) >= round_key(_SAMPLES_SINCE[benchmark]) else None
-    if benchmark in _EPOCH_SAMPLES:
-        since, per_epoch = _EPOCH_SAMPLES[benchmark]
-        return value * per_epoch if round_key(round_) >= round_key(since) else None
-    return None
+    return training_samples(round_, benchmark, value, batch) if round_ is not None else None  # the unit depends on the round
 
 
 def read_results_summary(path: Path) -> pl.DataFrame:
@@ -146,7 +127,7 @@ def read_results_summary(path: Path) -> pl.DataFrame:
             if detailed:
                 batch = _batch_size(path, row["line"], f"{bench}:GBS", row[f"{bench}:GBS"])
                 samples = _samples(path, row["line"], f"{bench}:samples_to_converge",
-                                   row[f"{bench}:samples_to_converge"], round_, bench)
+                                   row[f"{bench}:samples_to_converge"], round_, bench, batch)
             out.append({
                 "round": round_,
                 "submitter": row["submitter"],
@@ -169,7 +150,7 @@ def read_results_summary(path: Path) -> pl.DataFrame:
 
 # The columns of stg_results: scores from summarizer CSVs and from the MLPerf trees in one form.
 # global_batch_size and samples_to_converge (training samples) come from the summarizer's detailed
-# CSV; null for its plain CSV.
+# CSV or, for a tree, from its logs as the summarizer reads them; null for the summarizer's plain CSV.
 RESULT_COLUMNS = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,

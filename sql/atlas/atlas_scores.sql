@@ -18,6 +18,9 @@ select
     folder::varchar                as folder,
     benchmark_path::varchar        as benchmark_path,
     quirk::varchar                 as quirk,
+    global_batch_size::bigint      as global_batch_size,   -- closed division, as the summarizer's detailed CSV
+    summarizer_samples_to_converge::double as summarizer_samples_to_converge,  -- its unit: samples or epochs
+    samples_to_converge::double    as samples_to_converge, -- the same in training samples
     energy_joules::double          as energy_joules,
     energy_kwh::double             as energy_kwh,
     official_energy_joules::double as official_energy_joules,

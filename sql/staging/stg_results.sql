@@ -11,7 +11,7 @@ select
     runs::integer                    as runs,
     dropped_runs::integer            as dropped_runs,
     samples_per_second::double       as samples_per_second,
-    global_batch_size::bigint        as global_batch_size,    -- the summarizer's detailed CSV, else null
+    global_batch_size::bigint        as global_batch_size,    -- the summarizer's detailed CSV or the tree's logs
     samples_to_converge::double      as samples_to_converge,  -- training samples to reach the target
     origin::varchar                  as origin,
     file::varchar                    as file,
