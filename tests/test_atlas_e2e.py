@@ -6,6 +6,7 @@ checked by hand."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -203,6 +204,9 @@ def test_quirk_corpus_end_to_end(tmp_path):
     assert scaled["cost_to_train_usd"] == pytest.approx(27.44705 * 40.0 / 60)
     html = (published / "atlas.html").read_text(encoding="utf-8")
     assert "RetinaNet (OpenImages)" in html and "SSD-ResNet34 (COCO)" in html
+    # v1.0 ResNet has an open-division result beside the closed ones: on the chart, hollow and named
+    assert "closed division filled, open division hollow" in html and "open division (hollow)" in html
+    assert re.search(r"<title>acme_open \(Acme\)[^<]*· open division</title>", html)
     # each round is one partition, stored as one Parquet file per table
     stored = tmp_path / "warehouse" / "atlas_rounds" / "atlas_round_scores"
     assert sorted(p.name for p in stored.iterdir()) == ["v0.6.parquet", "v1.0.parquet", "v3.0.parquet"]

@@ -40,3 +40,17 @@ def test_trend_points_carry_their_round_details():
                          TrendPoint(2, 10.0, "A100", "v3.0 resnet $10")]}
     svg = trend_chart(panels, ["v1.0", "v2.0", "v3.0"], {"A100": BLUE, "H100": VERMILION}, "t", "alt")
     assert sorted(title for _, title in _titled(svg)) == ["v1.0 resnet $30", "v2.0 resnet $20", "v3.0 resnet $10"]
+
+
+def test_open_division_points_are_hollow_and_named_in_the_legend():
+    points = [Point("", 10.0, 50.0, True, BLUE, tip="closed one", key="A100"),
+              Point("", 20.0, 40.0, False, BLUE, tip="open one", key="A100", hollow=True)]
+    svg = pareto_chart(points, "d", "alt")
+    style_of = {title: attrs for attrs, title in _titled(svg)}
+    assert "closed division (filled)" in svg and "open division (hollow)" in svg
+    # the open point: an outline in its accelerator's colour, no fill; the closed one is filled
+    assert "fill: none" in style_of["open one"] and "stroke: #0072b2" in style_of["open one"]
+    assert "fill: #0072b2" in style_of["closed one"]
+    plain = pareto_chart([Point("", 10.0, 50.0, True, BLUE, key="A100"), Point("", 20.0, 40.0, False, BLUE, key="A100")],
+                         "e", "alt")
+    assert "open division" not in plain

@@ -17,7 +17,8 @@ from pipelines.ingest.mlperf_rules import round_key
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
-from pipelines.publish.atlas_rounds import WEB, Detail, RoundChapter, anchor, model_name, round_chapter, target
+from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, anchor, instances_label, model_name, round_chapter,
+                                           target)
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
@@ -181,10 +182,6 @@ def _configuration(r: dict) -> str:
     return f"{r['system']} ({r['submitter']})"
 
 
-def _instances(r: dict) -> str:
-    return f"{r['instances_needed']} × {labels.instance(r['provider'], r['instance_type'])}"
-
-
 SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
                    Column("Configuration", css="system"), Column("Time to train", numeric=True),
                    Column("Against the first priced round"))
@@ -200,7 +197,7 @@ def summary_table(number: int, trend: pl.DataFrame) -> Table:
         rows.append(Row((
             Cell(model_name(model), link=anchor(last["round"], model)), Cell(last["round"]),
             Cell(fmt.usd(last["cheapest_cost_usd"]), sort=last["cheapest_cost_usd"]),
-            Cell(f"{_configuration(last)} on {_instances(last)}", breakable=True),
+            Cell(f"{_configuration(last)} on {instances_label(last)}", breakable=True),
             Cell(fmt.minutes(last["time_to_train_minutes"]), sort=last["time_to_train_minutes"]),
             Cell(f"{fmt.less_more(change)} than in {first['round']}" if len(rounds) > 1 else "first round priced",
                  sort=change if len(rounds) > 1 else None),
@@ -214,7 +211,7 @@ def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Pa
     panels = {model_name(model): [charts.TrendPoint(
                   rounds.index(r["round"]), r["cheapest_cost_usd"], r["accelerator_model"],
                   f"{model_name(model)}, {r['round']}: {fmt.usd(r['cheapest_cost_usd'])}, {_configuration(r)} on "
-                  f"{_instances(r)}, {fmt.minutes(r['time_to_train_minutes'])}")
+                  f"{instances_label(r)}, {fmt.minutes(r['time_to_train_minutes'])}")
               for r in sorted(trend.filter(pl.col("benchmark_model") == model).to_dicts(), key=lambda r: round_key(r["round"]))
               if r["round"] in rounds]
               for model in sorted(set(trend["benchmark_model"].to_list()))}
@@ -245,7 +242,7 @@ def trend_table(number: int, trend: pl.DataFrame) -> Table:
             Cell(fmt.usd(r["cheapest_cost_usd"]), sort=r["cheapest_cost_usd"]),
             Cell(fmt.pct(r["change_pct"]), sort=r["change_pct"]),
             Cell(_configuration(r), subs=(f"{r['results_priced']} result(s) priced",), breakable=True),
-            Cell(_instances(r)),
+            Cell(instances_label(r)),
             Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
             Cell(goal, tags=(Tag("target changed"),) if changed else ()),
         ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),

@@ -128,8 +128,8 @@ def model_section(number: str, round_: str, model: str, group: pl.DataFrame, num
     results = best_per_result(group)
     table_number = numbering.table()
     shown = _closed_first(results)
-    figure = (scatter_figure(numbering.figure(), round_, model, shown, palette)
-              if detail.figures and len(shown) >= 2 else None)
+    figure = (scatter_figure(numbering.figure(), round_, model, results, palette)
+              if detail.figures and len(results) >= 2 else None)
     benchmarks = sorted(set(group["benchmark"].to_list()))
     fastest = next((r for r in shown if r["fastest"]), None)
     return ModelSection(
@@ -146,7 +146,8 @@ def model_section(number: str, round_: str, model: str, group: pl.DataFrame, num
     )
 
 
-def _instances(r: dict) -> str:
+def instances_label(r: dict) -> str:
+    """'2 × AWS p4d.24xlarge': the instances a result needs (the atlas's tables, tips and summary)."""
     return f"{r['instances_needed']} × {labels.instance(r['provider'], r['instance_type'])}"
 
 
@@ -157,7 +158,7 @@ def _estimate(r: dict) -> bool:
 def _result(r: dict | None) -> Result | None:
     if r is None:
         return None
-    return Result(r["system"], r["submitter"], _instances(r), fmt.usd(r["cost_to_train_usd"]),
+    return Result(r["system"], r["submitter"], instances_label(r), fmt.usd(r["cost_to_train_usd"]),
                   fmt.minutes(r["time_to_train_minutes"]), _estimate(r))
 
 
@@ -205,7 +206,7 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
              note=numbering.note(f"sys:{r['folder']}:{r['system']}", result_footnote(r))),
         Cell(f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}", sort=r["accelerators_total"]),
         Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
-        Cell(_instances(r), subs=instance_subs, breakable=True),
+        Cell(instances_label(r), subs=instance_subs, breakable=True),
         Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], subs=(f"as of {fmt.day(r['price_as_of'])}",),
              tags=tuple(t for t, on in ((Tag("≈ price"), approximate),
                                         (Tag("stale", title=f"{r.get('price_age_days')} days old at the price date"),
@@ -255,24 +256,37 @@ def tip(r: dict) -> str:
     """A result's details for the hover text of its point, formatted as the table formats them."""
     return " · ".join((f"{r['system']} ({r['submitter']})",
                        f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}",
-                       f"time to train {fmt.minutes(r['time_to_train_minutes'])}", f"on {_instances(r)}",
+                       f"time to train {fmt.minutes(r['time_to_train_minutes'])}", f"on {instances_label(r)}",
                        f"{fmt.usd_hour(r['usd_per_hour'])} per hour", f"cost to train {fmt.usd(r['cost_to_train_usd'])}")
-                      + (("estimate",) if _estimate(r) else ()))
+                      + (("estimate",) if _estimate(r) else ())
+                      + (("open division",) if r.get("division") == "open" else ()))
 
 
 def scatter_figure(number: int, round_: str, model: str, results: list[dict], palette: Palette) -> Figure:
     """Time against cost of every priced result of the group, coloured by accelerator model; the front's
-    first points labelled."""
-    labelled = {id(r) for r in sorted((r for r in results if r["on_pareto_front"]),
+    first points labelled. Where the group has results of both divisions, the open ones are drawn
+    hollow and the front is the closed division's (open results are ranked apart)."""
+    mixed = len({r.get("division") for r in results}) > 1
+    shown = _closed_first(results)  # the division whose front is drawn
+    on_front = {id(r) for r in shown if r["on_pareto_front"]}
+    labelled = {id(r) for r in sorted((r for r in shown if id(r) in on_front),
                                       key=lambda r: (r["time_to_train_minutes"], r["cost_to_train_usd"]))[:MAX_FRONT_LABELS]}
     points = [charts.Point(r["system"] if id(r) in labelled else "", r["time_to_train_minutes"], r["cost_to_train_usd"],
-                           bool(r["on_pareto_front"]), palette[r["accelerator_model"]], tip(r), r["accelerator_model"])
+                           id(r) in on_front, palette[r["accelerator_model"]], tip(r), r["accelerator_model"],
+                           hollow=mixed and r.get("division") != "closed")
               for r in results]
-    front = [r["system"] for r in results if r["on_pareto_front"]]
+    front = [r["system"] for r in shown if id(r) in on_front]
+    opened = sum(1 for r in results if mixed and r.get("division") != "closed")
     alt = (f"{model_name(model)}, MLPerf {round_}: scatter plot of time against cost to train of {len(results)} priced "
-           f"results, each on its cheapest instance; on the Pareto front: {', '.join(front)}.")
-    division = results[0].get("division") if results else None
+           f"results, each on its cheapest instance" + (f" ({opened} of the open division, drawn hollow)" if opened else "")
+           + f"; on the Pareto front: {', '.join(front)}.")
+    division = shown[0].get("division") if shown else None
+    if mixed:
+        words = (": time against cost to train of each priced result on its cheapest instance, coloured by accelerator "
+                 f"model; closed division filled, open division hollow. Ringed points are the {division} division's "
+                 "Pareto front (the open division is ranked apart).")
+    else:
+        words = ((f", {division} division" if division else "") + ": time against cost to train of each priced result "
+                 "on its cheapest instance, coloured by accelerator model. Ringed points are the Pareto front.")
     return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt,
-                  f"{model_name(model)}, {round_}" + (f", {division} division" if division else "")
-                  + ": time against cost to train of each priced result on its cheapest instance, coloured by "
-                  "accelerator model. Ringed points are the Pareto front.")
+                  f"{model_name(model)}, {round_}" + words)

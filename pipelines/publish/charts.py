@@ -183,6 +183,7 @@ class Point:
     style: Style = Style(BAR, "o")  # the instance's or accelerator's colour and marker
     tip: str = ""  # the row's details, shown on hover
     key: str = ""  # the legend entry the style stands for ("" when labels name the points)
+    hollow: bool = False  # drawn as an outline: an open-division result on a chart of both divisions
 
 
 def _spans_decades(values: list[float]) -> bool:
@@ -271,18 +272,20 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     above and to the right of it is beaten on both time and cost by a point on it. An axis whose
     values span more than a decade (MLPerf results from 8 to 8,000 accelerators) is logarithmic.
     Points keep their instance's (or accelerator's) colour and marker; where they stand for a `key`
-    (an accelerator model), a legend below the plot names them.
+    (an accelerator model), a legend below the plot names them. Hollow points (open-division results
+    beside closed ones) get their own legend entries; the front is drawn through the points marked on it.
     """
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
     tips = Tips()
     front = sorted((p for p in points if p.on_front), key=lambda p: (p.minutes, p.usd))
     groups: dict[tuple, list[Point]] = {}
     for p in points:
-        groups.setdefault((p.style, p.on_front), []).append(p)
-    for (style, on_front), members in groups.items():
-        _scatter(ax, members, lambda p: (p.minutes, p.usd), tips, color=style.color, marker=style.marker,
-                 s=42 if on_front else 26, edgecolors=FRONT_EDGE if on_front else "none",
-                 linewidths=1.3 if on_front else 0, zorder=4 if on_front else 3)
+        groups.setdefault((p.style, p.on_front, p.hollow), []).append(p)
+    for (style, on_front, hollow), members in groups.items():
+        face = {"facecolors": "none"} if hollow else {"color": style.color}
+        _scatter(ax, members, lambda p: (p.minutes, p.usd), tips, **face, marker=style.marker,
+                 s=42 if on_front else 26, edgecolors=FRONT_EDGE if on_front else style.color if hollow else "none",
+                 linewidths=1.3 if on_front or hollow else 0, zorder=4 if on_front else 3)
     if len(front) > 1:
         xs, ys = [front[0].minutes], [front[0].usd]
         for p in front[1:]:
@@ -300,6 +303,11 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     keys = dict.fromkeys(p.key for p in points if p.key)
     styles = {p.key: p.style for p in points if p.key}
     handles += [Line2D([], [], color=styles[k].color, marker=styles[k].marker, linestyle="none", label=k) for k in keys]
+    if any(p.hollow for p in points):
+        handles += [Line2D([], [], color="none", marker="o", markerfacecolor=BAR, markeredgecolor=BAR, linestyle="none",
+                           label="closed division (filled)"),
+                    Line2D([], [], color="none", marker="o", markerfacecolor="none", markeredgecolor=BAR,
+                           markeredgewidth=1.2, linestyle="none", label="open division (hollow)")]
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(handles)),
               frameon=False, fontsize=7.5, handletextpad=0.3, columnspacing=1.2)
     fig.tight_layout()
