@@ -73,10 +73,25 @@ def atlas_asset(name: str, deps: list[str], description: str, kinds=("duckdb",),
     return register
 
 
+def atlas_multi_asset(specs: list[tuple[str, list[str], str]], kinds=("duckdb",)):
+    """Register one step that makes several atlas tables at once: [(name, deps, description)]."""
+    def register(fn):
+        _ATLAS_ASSETS.append((dict(specs=specs, kinds=set(kinds)), fn))
+        return fn
+    return register
+
+
 def atlas_assets() -> list[dg.AssetsDefinition]:
     """The registered atlas assets, eager (REGENERATE) when MLPERF_DIR is set now, else manual."""
     automation = REGENERATE if Paths.from_env().mlperf_dir else None
-    return [dg.asset(**spec, automation_condition=automation)(fn) for spec, fn in _ATLAS_ASSETS]
+
+    def make(spec: dict, fn) -> dg.AssetsDefinition:
+        if "specs" not in spec:
+            return dg.asset(**spec, automation_condition=automation)(fn)
+        return dg.multi_asset(group_name="atlas", pool=POOL, specs=[
+            dg.AssetSpec(name, deps=deps, description=description, kinds=spec["kinds"], automation_condition=automation)
+            for name, deps, description in spec["specs"]])(fn)
+    return [make(spec, fn) for spec, fn in _ATLAS_ASSETS]
 
 
 @atlas_asset("atlas_scores", ["atlas_round_scores"], "Every benchmark entry of every round in MLPERF_DIR, scored.")
@@ -153,14 +168,27 @@ def _option_costs(conn, ranked: pl.DataFrame, price_date) -> pl.DataFrame:
     return metrics.option_costs(ranked, option_prices)
 
 
-@atlas_asset("atlas_costs", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices", "stg_board_power",
-                             "stg_grid_intensity", "stg_pue", "stg_prices", "stg_report_settings"],
-        "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
-        "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis; energy per run (measured, else "
-        "estimated from board power), location-based emissions in the instance's region, energy rank.",
-        kinds=("duckdb", "polars"))
+_COSTS_DEPS = ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices", "stg_board_power", "stg_grid_intensity",
+               "stg_pue", "stg_prices", "stg_report_settings"]
+_OPTION_COLUMNS = ["round", "benchmark", "benchmark_model", "division", "submitter", "system", "accelerator_model",
+                   "accelerators_total", "time_to_train_minutes", "provider", "region", "instance_type",
+                   "instances_needed", *metrics.OPTION_PRICE_COLUMNS, "usd_per_hour", "cost_to_train_usd",
+                   "accelerator_hours", "usd_per_accelerator_hour", "price_as_of", "price_certainty", "price_source",
+                   "folder"]
+
+
+@atlas_multi_asset([
+    ("atlas_costs", _COSTS_DEPS,
+     "Every scored result x every instance with its accelerator, scale-aware: instances needed, cost to train, "
+     "accelerator-hours, ranks, cheapest, fastest, Pareto front, price basis, the cheapest way to pay; energy per run "
+     "(measured, else estimated from board power), location-based emissions in the instance's region, energy rank."),
+    ("atlas_option_costs", _COSTS_DEPS,
+     "Every priced pair under every other way to pay its instance has (report.toml pricing_models: spot and "
+     "the cheapest 1- and 3-year commitment by default): the option's effective rate and cost to train."),
+])
 @input_errors_as_failures
-def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
+def atlas_costs(settings: PipelineSettings):
+    """One step for both tables: the option costs are computed once and give atlas_costs its cheapest way to pay."""
     with settings.connect() as conn:
         price_date = atlas_price_date(conn)
         prices = prices_in_force(read_table(conn, "atlas_prices"), price_date)
@@ -168,28 +196,13 @@ def atlas_costs(settings: PipelineSettings) -> dg.MaterializeResult:
         priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),
                                      read_table(conn, "stg_pue"))
         ranked = with_price_age(metrics.rank(priced), price_date, stale_after_days(conn))
-        ranked = metrics.with_cheapest_option(ranked, _option_costs(conn, ranked, price_date))
+        options = _option_costs(conn, ranked, price_date)
+        ranked = metrics.with_cheapest_option(ranked, options)
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
-        return _done(conn, "atlas_costs", preview=True)
-
-
-@atlas_asset("atlas_option_costs", ["atlas_costs", "stg_prices", "stg_report_settings"],
-        "Every priced pair under every other way to pay its instance has (report.toml pricing_models: spot and "
-        "the cheapest 1- and 3-year commitment by default): the option's effective rate and cost to train.",
-        kinds=("duckdb", "polars"))
-@input_errors_as_failures
-def atlas_option_costs(settings: PipelineSettings) -> dg.MaterializeResult:
-    with settings.connect() as conn:
-        costs = read_table(conn, "atlas_costs")
-        options = _option_costs(conn, costs.drop([c for c in costs.columns if c.startswith("cheapest_option")]),
-                                atlas_price_date(conn))
-        keep = ["round", "benchmark", "benchmark_model", "division", "submitter", "system", "accelerator_model",
-                "accelerators_total", "time_to_train_minutes", "provider", "region", "instance_type",
-                "instances_needed", *metrics.OPTION_PRICE_COLUMNS, "usd_per_hour", "cost_to_train_usd",
-                "accelerator_hours", "usd_per_accelerator_hour", "price_as_of", "price_certainty", "price_source",
-                "folder"]
-        write_frame(conn, "atlas_option_costs", options.select([c for c in keep if c in options.columns]))
-        return _done(conn, "atlas_option_costs", preview=True)
+        write_frame(conn, "atlas_option_costs", options.select([c for c in _OPTION_COLUMNS if c in options.columns]))
+        yield dg.MaterializeResult(asset_key="atlas_costs", metadata=table_metadata(conn, "atlas_costs", preview=True))
+        yield dg.MaterializeResult(asset_key="atlas_option_costs",
+                                   metadata=table_metadata(conn, "atlas_option_costs", preview=True))
 
 
 @atlas_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],

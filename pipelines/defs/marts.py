@@ -165,9 +165,10 @@ def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
             counts.filter(~pl.col("file").is_in(trees["file"].implode())),
             trees.select(pl.lit("mlperf tree").alias("kind"), "file", "rows"),
         ])
+        digests = {f: _digest(settings.raw, f) for f in counts["file"].unique()}  # each file read once
         counts = counts.with_columns(
-            pl.col("file").map_elements(lambda f: _digest(settings.raw, f)[0], return_dtype=pl.Utf8).alias("sha256"),
-            pl.col("file").map_elements(lambda f: _digest(settings.raw, f)[1], return_dtype=pl.Int64).alias("bytes"),
+            pl.col("file").replace_strict({f: d[0] for f, d in digests.items()}, return_dtype=pl.Utf8).alias("sha256"),
+            pl.col("file").replace_strict({f: d[1] for f, d in digests.items()}, return_dtype=pl.Int64).alias("bytes"),
         ).sort("kind", "file")
         write_frame(conn, "input_files", counts)
         return _done(conn, "input_files")
