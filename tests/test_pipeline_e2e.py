@@ -127,6 +127,9 @@ SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     dirs = make_dirs(tmp_path)
     shutil.copytree(SAMPLE / "training_results_v1.0", dirs.raw / "mlperf" / "training_results_v1.0")
+    # without its logged-throughput row (the file's only one), the result's samples per dollar rests on
+    # samples to converge
+    (dirs.raw / "throughput" / "mlperf_logged_throughput.csv").unlink()
     assert run_pipeline(dirs).success
     html = (dirs.reports / "latest" / "report.html").read_text()
     # DGX A100 MXNet ResNet-50 in v1.0: 5 logs, result_1 aborted -> 4 scored, the same 28.770861 min
@@ -142,6 +145,7 @@ def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     costs = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv").filter(
         (pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet"))
     assert costs.height and set(costs["samples_to_converge"]) == {35 * 1_281_167}
+    assert set(costs["samples_per_dollar_basis"]) == {"samples to converge / cost"}
     for cost in costs.iter_rows(named=True):  # samples per dollar = samples to converge / cost to train
         assert cost["samples_per_dollar"] == pytest.approx(35 * 1_281_167 / cost["cost_to_train_usd"], rel=1e-9)
     runs = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_runs.csv")
