@@ -16,7 +16,7 @@ from types import SimpleNamespace as Page
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.render import first_displaced_footnote, render_document, row_on_new_page
+from pipelines.publish.render import displaced_footnotes, render_document, row_on_new_page
 from tests.pipeline_runner import BUNDLED_RAW
 
 
@@ -66,14 +66,17 @@ def test_every_footnote_sits_on_its_calls_page(published, anchors):
 
 
 def test_a_row_whose_footnote_was_pushed_to_a_later_page_starts_a_new_page():
-    # note 3 was printed a page after its call (WeasyPrint keeps the row and defers the note), note 4 too
-    pages = [Page(anchors={"fncall-1": 0, "fn-1": 0, "fncall-3": 0, "fncall-2": 0, "fn-2": 0}),
-             Page(anchors={"fn-3": 0, "fncall-4": 0}), Page(anchors={"fn-4": 0})]
-    assert first_displaced_footnote(Page(pages=pages)) == 3
-    assert first_displaced_footnote(Page(pages=pages[:1])) is None  # a note not laid out at all: not "later"
+    # note 3 was printed a page after its call (WeasyPrint keeps the row and defers the note), note 5 too;
+    # note 4, called on the same page as 3, follows from moving 3's row: one row per page moves
+    pages = [Page(anchors={"fncall-1": 0, "fn-1": 0, "fncall-3": 0, "fncall-2": 0, "fn-2": 0, "fncall-4": 0}),
+             Page(anchors={"fn-3": 0, "fn-4": 0, "fncall-5": 0}), Page(anchors={"fn-5": 0})]
+    assert displaced_footnotes(Page(pages=pages)) == [3, 5]
+    assert displaced_footnotes(Page(pages=pages[:1])) == []  # a note not laid out at all: not "later"
     html = ('<table><tr class="a"><td>x</td></tr><tr class="b"><td>y<span class="fncall" id="fncall-3"></span>'
             '</td></tr></table><p>z<span id="fncall-9"></span></p>')
     assert row_on_new_page(html, 'id="fncall-3"') == html.replace('<tr class="b">', '<tr style="break-before: page" class="b">')
+    moved = row_on_new_page(html, 'id="fncall-3"')
+    assert row_on_new_page(moved, 'id="fncall-3"') == moved  # a row that starts a page already stays as it is
     assert row_on_new_page(html, 'id="fncall-9"') == html  # not in a table row: nothing to move
     assert row_on_new_page(html, 'id="fncall-7"') == html
 

@@ -88,48 +88,59 @@ class TemplatesOnlyFetcher(URLFetcher):
         raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
 
 
-FOOTNOTE_PASSES = 4  # layouts at most after the first, each moving one table row to a new page
+FOOTNOTE_PASSES = 4  # layouts at most before the last, each moving the rows of displaced notes to new pages
 
 
 def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None):
     """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF.
 
     WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's
-    footnote area and prints those notes pages later. Where that happened, the row that calls the
-    first such note starts a new page and the document is laid out again."""
+    footnote area and prints those notes pages later. Where that happened, the rows that call the
+    first such note of each page start a new page, all in one go, and the document is laid out
+    again (each layout of the atlas's digest takes half a minute: one extra pass, not one per note)."""
     printed = for_print(html)
     fetcher = fetcher or TemplatesOnlyFetcher(templates)
     moved: set[int] = set()
-    for _ in range(FOOTNOTE_PASSES + 1):
+    for _ in range(FOOTNOTE_PASSES):
         document = HTML(string=printed, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
-        note = first_displaced_footnote(document)
-        if note is None or note in moved:
+        notes = [n for n in displaced_footnotes(document) if n not in moved]  # a moved row that did not help stays
+        fixed = printed
+        for note in notes:
+            fixed = row_on_new_page(fixed, f'id="fncall-{note}"')
+        if fixed == printed:  # nothing displaced, or no call in a table row: another layout would be the same
             return document
-        moved.add(note)
-        moved_row = row_on_new_page(printed, f'id="fncall-{note}"')
-        if moved_row == printed:  # the call is not in a table row: another layout would be the same
-            return document
-        printed = moved_row
-    return document
+        moved.update(notes)
+        printed = fixed
+        del document  # its pages go before the next layout makes new ones (memory: one layout at a time)
+    return HTML(string=printed, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
 
 
-def first_displaced_footnote(document) -> int | None:
-    """The number of the first footnote printed on a later page than its call, if any."""
+def displaced_footnotes(document) -> list[int]:
+    """The first footnote of each page that is printed on a later page than its call, in page order."""
     page_of: dict[str, int] = {}
     for number, page in enumerate(document.pages):
         for anchor in page.anchors:
             page_of.setdefault(anchor, number)
     calls = sorted(int(a.removeprefix("fncall-")) for a in page_of if a.startswith("fncall-"))
-    return next((n for n in calls if page_of.get(f"fn-{n}", page_of[f"fncall-{n}"]) > page_of[f"fncall-{n}"]), None)
+    first: dict[int, int] = {}
+    for n in calls:
+        call_page = page_of[f"fncall-{n}"]
+        if page_of.get(f"fn-{n}", call_page) > call_page:
+            first.setdefault(call_page, n)
+    return [first[page] for page in sorted(first)]
+
+
+_PAGE_BREAK = '<tr style="break-before: page"'
 
 
 def row_on_new_page(html: str, marker: str) -> str:
-    """`html` with the table row that holds `marker` starting a new page (unchanged outside a table row)."""
+    """`html` with the table row that holds `marker` starting a new page (unchanged outside a table row,
+    or when the row starts one already)."""
     at = html.find(marker)
     row = html.rfind("<tr", 0, at)
-    if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row:
+    if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row or html.startswith(_PAGE_BREAK, row):
         return html
-    return html[:row] + '<tr style="break-before: page"' + html[row + 3:]
+    return html[:row] + _PAGE_BREAK + html[row + 3:]
 
 
 def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:
