@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import REPO, make_dirs
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs
 
 pytestmark = pytest.mark.slow
 
@@ -44,10 +44,10 @@ def test_two_reports_at_once_both_succeed(tmp_path):
     for proc, (out, err) in zip(procs, outputs):
         assert proc.returncode == 0, f"stdout:\n{out}\nstderr:\n{err[-4000:]}"
         assert "lock" not in err.lower()
-        assert f"report: {dirs.reports / '2025-06-01' / 'report.html'}" in out
+        assert f"report: {dirs.reports / BUNDLED_PRICE_DATE / 'report.html'}" in out
 
     # the published report is whole: one stored copy, complete, linked from the date and latest
-    dated = dirs.reports / "2025-06-01"
+    dated = dirs.reports / BUNDLED_PRICE_DATE
     assert dated.is_symlink() and (dirs.reports / "latest").resolve() == dated.resolve()
     stored = sorted((dirs.reports / ".store").iterdir())
     assert [p.resolve() for p in stored] == [dated.resolve()]
