@@ -107,8 +107,8 @@ def test_price_ages_divisions_and_the_cover_counts(sample_atlas):
     # the atlas prices at 2026-08-20. GCP n1-highmem-96 + 8 V100 is dated 2022-02-08 (pricing.yml has no
     # V100 price): to 2026-02-08 is 4 x 365 + 1 = 1,461 days (2024 is a leap year), then 20 + 31 + 30 + 31
     # + 30 + 31 + 31 + 20 = 193 days to 2026-08-20: 1,654 days, stale; p4de (2026-07-20) is 31 days old;
-    # a2-highgpu-8g is priced on the date itself
-    assert ages["n1-highmem-96+8xV100"] == 1654 and ages["p4de.24xlarge"] == 31 and ages["a2-highgpu-8g"] == 0
+    # a2-ultragpu-8g is priced on the date itself
+    assert ages["n1-highmem-96+8xV100"] == 1654 and ages["p4de.24xlarge"] == 31 and ages["a2-ultragpu-8g"] == 0
     assert atlas.filter(pl.col("instance_type") == "n1-highmem-96+8xV100")["stale"].all()
     assert not atlas.filter(pl.col("instance_type") == "p4de.24xlarge")["stale"].any()
     unpriced = pl.read_csv(folder / "data/atlas_not_priced.csv")
@@ -233,7 +233,7 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     first = make_atlas(env)
     assert first.returncode == 0, first.stderr[-3000:]
     before = pl.read_csv(tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/data/atlas.csv").filter(
-        pl.col("instance_type") == "p4d.24xlarge")
+        (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
     assert before.select("usd_per_hour", "price_as_of", "instances_needed", "cost_to_train_usd").rows() == [
         (21.957642, "2026-07-20", 2, pytest.approx(2 * 21.957642 * 32.0 / 60))]  # 23.421485 USD
 
@@ -243,7 +243,8 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     second = make_atlas(env)
     assert second.returncode == 0, second.stderr[-3000:]
     assert "scored now: none (all unchanged)" in second.stdout
-    after = pl.read_csv(tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}/data/atlas.csv")
+    after = pl.read_csv(tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}/data/atlas.csv").filter(
+        pl.col("pricing_option") == "on_demand")
     p4d = after.filter(pl.col("instance_type") == "p4d.24xlarge")
     assert p4d.select("usd_per_hour", "price_as_of", "cost_to_train_usd", "price_source").rows() == [
         (18.0, NEXT_PRICE_DATE, pytest.approx(2 * 18.0 * 32.0 / 60), "test snapshot")]  # 19.20 USD
@@ -265,12 +266,14 @@ def test_the_stale_age_is_report_tomls(tmp_path):
                     encoding="utf-8")
     done = make_atlas(env)
     assert done.returncode == 0, done.stderr[-3000:]
-    folder = tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}"
+    # the atlas prices at the newest on-demand price of an instance its results can run on: p3.16xlarge's
+    # (AWS's file of 2026-07-20)
+    folder = tmp_path / "reports/atlas/2026-07-20"
     atlas = pl.read_csv(folder / "data/atlas.csv").filter(pl.col("pricing_option") == "on_demand")
-    # GCP n1-highmem-96 + 8 V100's 2022-02-08 price is 1,654 days old on 2026-08-20: stale after 365 days,
+    # GCP n1-highmem-96 + 8 V100's 2022-02-08 price is 1,623 days old on 2026-07-20: stale after 365 days,
     # not after 2,000
     n1 = atlas.filter(pl.col("instance_type") == "n1-highmem-96+8xV100").row(0, named=True)
-    assert (n1["price_age_days"], n1["stale"]) == (1654, False)
+    assert (n1["price_age_days"], n1["stale"]) == (1623, False)
     assert not atlas["stale"].any()
     cover = " ".join(PdfReader(folder / "atlas.pdf").pages[0].extract_text().split())
     assert "0 stale (over 2000 days old)" in cover

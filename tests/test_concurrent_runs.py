@@ -58,7 +58,7 @@ def test_two_reports_at_once_both_succeed(tmp_path):
     # figures by hand: p4d.24xlarge ResNet: 21.957642 USD/h x 28.770861 min / 60 = 10.5290 USD
     cost = pl.read_csv(dated / "data" / "cost_to_train.csv")
     p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
-                      & (pl.col("instance_type") == "p4d.24xlarge"))
+                      & (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
     assert p4d["cost_to_train_usd"].to_list() == [pytest.approx(10.529004471824997)]
     assert cost.height == pl.read_parquet(dated / "data" / "cost_to_train.parquet").height
 

@@ -65,9 +65,9 @@ def test_exported_figures_match_the_inputs(bundled_run):
     assert row["savings_pct"] == pytest.approx(100 * (1 - 10.529005 / 29.081555), abs=1e-4)
     assert row["price_as_of"] == "2026-07-20"
     dlrm_v100 = csv.filter((pl.col("benchmark") == "dlrm") & (pl.col("instance_type") == "p3.16xlarge"))
-    # no measured result: never zero, under every pricing option it has (its 2019 reserved instances)
-    assert dlrm_v100["pricing_option"].to_list() == ["on_demand", "commitment_1y", "commitment_3y"]
-    assert dlrm_v100["cost_to_train_usd"].to_list() == [None, None, None]
+    # no measured result: never zero, under every pricing option it has (2026 spot, its 2019 reserved instances)
+    assert dlrm_v100["pricing_option"].to_list() == ["on_demand", "spot", "commitment_1y", "commitment_3y"]
+    assert dlrm_v100["cost_to_train_usd"].to_list() == [None, None, None, None]
 
 
 @pytest.fixture(scope="module")
