@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipeline_runner import make_dirs, run_pipeline
+from tests.pipeline_runner import make_dirs, pin_price_date, run_pipeline
 
 
 @pytest.fixture(scope="session")
@@ -13,6 +13,18 @@ def bundled_run(tmp_path_factory):
     dirs = make_dirs(tmp_path_factory.mktemp("bundled"))
     result = run_pipeline(dirs)
     assert result.success, "the bundled data must build a report"
+    return dirs
+
+
+@pytest.fixture(scope="session")
+def bundled_2025_run(tmp_path_factory):
+    """The bundled data at price date 2025-06-01 (report.toml's price_date): AWS's June 2025 P4/P5 cut
+    is then what changed since the previous snapshot (Azure's 2025-05-16 table), and the options in
+    force are those of that date. The tests of that story and its figures read this run."""
+    dirs = make_dirs(tmp_path_factory.mktemp("bundled_2025"))
+    pin_price_date(dirs.raw, "2025-06-01")
+    result = run_pipeline(dirs)
+    assert result.success, "the bundled data at 2025-06-01 must build a report"
     return dirs
 
 

@@ -25,6 +25,21 @@ class RunDirs:
     dagster_home: Path
 
 
+# The bundled report's price date: the newest on-demand snapshot of a compared instance (raw/prices/
+# refreshed_2026.csv, GCP's pricing.yml of 2026-08-20); the atlas prices at the same date.
+BUNDLED_PRICE_DATE = "2026-08-20"
+# A price date after every bundled snapshot, for tests that add a snapshot of their own
+NEXT_PRICE_DATE = "2026-09-01"
+
+
+def pin_price_date(raw: Path, price_date: str) -> None:
+    """Set report.toml's price_date in a raw/ copy (the bundled file leaves it unset)."""
+    config = raw / "report.toml"
+    text = config.read_text(encoding="utf-8")
+    first_table = text.index("\n[")
+    config.write_text(text[:first_table] + f'\nprice_date = "{price_date}"' + text[first_table:], encoding="utf-8")
+
+
 def make_dirs(root: Path, raw_source: Path | None = BUNDLED_RAW) -> RunDirs:
     dirs = RunDirs(root / "raw", root / "reports", root / "warehouse" / "pipeline.duckdb", root / "dagster_home")
     if raw_source is not None:

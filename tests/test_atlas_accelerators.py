@@ -89,7 +89,8 @@ def test_every_cloud_model_has_an_instance_and_every_instance_a_price(catalog):
     # (on demand: the spot and commitment snapshots name their own sources, raw/SOURCES.md)
     prices = prices.filter(pl.col("pricing_model") == "on_demand")
     exact = prices.filter(pl.col("certainty") == "exact")
-    assert exact.filter(pl.col("instance_type") == "p5.48xlarge")["usd_per_hour"].to_list() == [98.32, 55.04]
+    # p5: 98.32 (2024-01-01), 55.04 after the June 2025 cut, confirmed by AWS's 2026-07-20 file
+    assert exact.filter(pl.col("instance_type") == "p5.48xlarge")["usd_per_hour"].to_list() == [98.32, 55.04, 55.04]
     approximate = prices.filter(pl.col("certainty") == "approximate")
     assert sorted(approximate["instance_type"]) == ["Standard_ND96isr_H200_v5", "a3-ultragpu-8g"]
     assert approximate["source"].str.contains("not checked").all()

@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from pipelines.publish.render import TemplatesOnlyFetcher
 from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
@@ -49,7 +50,7 @@ def sample_atlas(tmp_path_factory):
     env = atlas_env(tmp, SAMPLE)
     done = make_atlas(env)
     assert done.returncode == 0, done.stderr[-3000:]
-    return tmp / "reports" / "atlas" / "2025-06-01", done.stdout, env
+    return tmp / "reports" / "atlas" / BUNDLED_PRICE_DATE, done.stdout, env
 
 
 @needs_sample
@@ -86,11 +87,12 @@ def test_costs_in_the_csv_by_hand(sample_atlas):
     assert google[1] == ("gcp", "same cloud") and google[0][1].startswith("estimate")
     # one rank 1 per round and benchmark model
     assert atlas.filter(pl.col("cost_rank") == 1).group_by("round", "benchmark_model").len()["len"].max() == 1
-    # the price book's row with its source: p4de after the June 2025 cut, in report.toml's region
+    # the price book's row with its source: p4de after the June 2025 cut, confirmed by AWS's price file of
+    # 2026-07-20 (prices/refreshed_2026.csv), in report.toml's region
     p4de = atlas.filter(pl.col("instance_type") == "p4de.24xlarge")
     assert set(p4de["usd_per_hour"]) == {27.44705} and set(p4de["region"]) == {"us-east-1"}
-    assert set(p4de["price_as_of"].cast(pl.Utf8)) == {"2025-06-01"} and set(p4de["price_certainty"]) == {"exact"}
-    assert p4de["price_source"].str.starts_with("SkyPilot catalog (from the AWS price list)").all()
+    assert set(p4de["price_as_of"].cast(pl.Utf8)) == {"2026-07-20"} and set(p4de["price_certainty"]) == {"exact"}
+    assert p4de["price_source"].str.starts_with("aws/karpenter-provider-aws:pkg/providers/pricing/").all()
 
 
 @needs_sample
@@ -102,10 +104,12 @@ def test_price_ages_divisions_and_the_cover_counts(sample_atlas):
     assert {"division", "price_as_of", "price_age_days", "stale"} <= set(atlas.columns)
     assert set(atlas["division"]) == {"closed"}  # the sample's systems JSON are all closed
     ages = dict(atlas.select("instance_type", "price_age_days").unique().iter_rows())
-    # p3.16xlarge's price is dated 2022-02-08: to 2025-02-08 is 1,096 days (2024 is a leap year), then
-    # 20 + 31 + 30 + 31 + 1 = 113 days to 2025-06-01: 1,209 days, stale; p4de is priced on the date itself
-    assert ages["p3.16xlarge"] == 1209 and ages["p4de.24xlarge"] == 0
-    assert atlas.filter(pl.col("instance_type") == "p3.16xlarge")["stale"].all()
+    # the atlas prices at 2026-08-20. GCP n1-highmem-96 + 8 V100 is dated 2022-02-08 (pricing.yml has no
+    # V100 price): to 2026-02-08 is 4 x 365 + 1 = 1,461 days (2024 is a leap year), then 20 + 31 + 30 + 31
+    # + 30 + 31 + 31 + 20 = 193 days to 2026-08-20: 1,654 days, stale; p4de (2026-07-20) is 31 days old;
+    # a2-ultragpu-8g is priced on the date itself
+    assert ages["n1-highmem-96+8xV100"] == 1654 and ages["p4de.24xlarge"] == 31 and ages["a2-ultragpu-8g"] == 0
+    assert atlas.filter(pl.col("instance_type") == "n1-highmem-96+8xV100")["stale"].all()
     assert not atlas.filter(pl.col("instance_type") == "p4de.24xlarge")["stale"].any()
     unpriced = pl.read_csv(folder / "data/atlas_not_priced.csv")
     scores = pl.read_csv(folder / "data/mlperf_scores.csv")
@@ -120,7 +124,7 @@ def test_price_ages_divisions_and_the_cover_counts(sample_atlas):
 
 @needs_sample
 def test_every_way_to_pay_and_the_cheapest_one(sample_atlas):
-    """Issue 15 item 5: every pair under the bundled pricing options in force on 2025-06-01 (report.toml's
+    """Issue 15 item 5: every pair under the bundled pricing options in force on 2026-08-20 (report.toml's
     default: spot and the cheapest 1- and 3-year commitment), the cheapest named on the on-demand row."""
     folder, _, _ = sample_atlas
     atlas = pl.read_csv(folder / "data/atlas.csv", try_parse_dates=True)
@@ -131,16 +135,21 @@ def test_every_way_to_pay_and_the_cheapest_one(sample_atlas):
     three = rows[key + ("commitment_3y",)]
     assert (three["pricing_model"], three["term_years"], three["payment_option"]) == ("reserved", 3, "all_upfront")
     assert three["cost_to_train_usd"] == pytest.approx(1 * 7.882953 * 71.278322 / 60, rel=1e-6)  # 9.3647
+    # spot (SkyPilot catalog, 2026-05-18: the median over the zones, 2.7845 USD/h) is cheaper still
+    spot = rows[key + ("spot",)]
+    assert spot["cost_to_train_usd"] == pytest.approx(2.7845 * 71.278322 / 60, rel=1e-6)  # 3.3079
     on_demand = rows[key + ("on_demand",)]
     assert on_demand["cost_to_train_usd"] == pytest.approx(24.48 * 71.278322 / 60, rel=1e-6)  # 29.0816
-    assert on_demand["cheapest_option"] == "commitment_3y"
-    assert on_demand["cheapest_option_cost_usd"] == pytest.approx(three["cost_to_train_usd"])
-    # GCP a2-ultragpu-8g's spot price (2025-06-01): 16.183172 USD/h for the 21.692583-minute BERT
+    assert on_demand["cheapest_option"] == "spot"
+    assert on_demand["cheapest_option_cost_usd"] == pytest.approx(spot["cost_to_train_usd"])
+    # GCP a2-ultragpu-8g's spot price in force (Cyclenerd, 2026-07-30): 22.07637 USD/h for the 21.692583-minute BERT
     spot = rows[("dgxa100_ngc21.05_pytorch", "bert", "a2-ultragpu-8g", "spot")]
-    assert spot["cost_to_train_usd"] == pytest.approx(16.183172 * 21.692583 / 60, rel=1e-6)  # 5.8509
-    # a pair whose instance has no other option in force keeps on demand
-    assert rows[("SYS-420GH-TNGR", "resnet", "dl1.24xlarge", "on_demand")]["cheapest_option"] == "on_demand"
-    assert ("SYS-420GH-TNGR", "resnet", "dl1.24xlarge", "spot") not in rows
+    assert spot["cost_to_train_usd"] == pytest.approx(22.07637 * 21.692583 / 60, rel=1e-6)  # 7.9816
+    # a pair whose instance has no other option in force keeps on demand (Azure's reservations of
+    # ND96amsr_A100_v4 are dated 2026-09-27, after the price date)
+    pair = ("dgxa100_ngc21.05_mxnet", "resnet", "Standard_ND96amsr_A100_v4")
+    assert rows[pair + ("on_demand",)]["cheapest_option"] == "on_demand"
+    assert not any(key[:3] == pair and key[3] != "on_demand" for key in rows)
 
 
 @needs_sample
@@ -190,7 +199,7 @@ def test_quirk_corpus_end_to_end(tmp_path):
     root = quirk_corpus(tmp_path / "corpus")
     done = make_atlas(atlas_env(tmp_path, root))
     assert done.returncode == 0, done.stderr[-3000:]
-    published = tmp_path / "reports" / "atlas" / "2025-06-01"
+    published = tmp_path / "reports" / "atlas" / BUNDLED_PRICE_DATE
     unpriced = pl.read_csv(published / "data/atlas_not_priced.csv")
     why = {(r["system"] or r["folder"]): r["not_priced_because"] for r in unpriced.to_dicts()}
     assert "short_sys" not in why  # scored as the official summarizer scores it, the run count flagged
@@ -200,7 +209,7 @@ def test_quirk_corpus_end_to_end(tmp_path):
     assert "round not supported" in why["training_results_v0.6"]
     atlas = pl.read_csv(published / "data/atlas.csv")
     scaled = atlas.filter((pl.col("system") == "scaled_sys") & (pl.col("instance_type") == "p4de.24xlarge")).row(0, named=True)
-    # the price in force on 2025-06-01 (after the June 2025 cut), 40 minutes after scaling.json
+    # the price in force on 2026-08-20 (the June 2025 cut's, confirmed 2026-07-20), 40 minutes after scaling.json
     assert scaled["cost_to_train_usd"] == pytest.approx(27.44705 * 40.0 / 60)
     html = (published / "atlas.html").read_text(encoding="utf-8")
     assert "RetinaNet (OpenImages)" in html and "SSD-ResNet34 (COCO)" in html
@@ -223,47 +232,52 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     env = atlas_env(tmp_path, tmp_path / "corpus")
     first = make_atlas(env)
     assert first.returncode == 0, first.stderr[-3000:]
-    before = pl.read_csv(tmp_path / "reports/atlas/2025-06-01/data/atlas.csv").filter(pl.col("instance_type") == "p4d.24xlarge")
+    before = pl.read_csv(tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/data/atlas.csv").filter(
+        (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
     assert before.select("usd_per_hour", "price_as_of", "instances_needed", "cost_to_train_usd").rows() == [
-        (21.957642, "2025-06-01", 2, pytest.approx(2 * 21.957642 * 32.0 / 60))]  # 23.421485 USD
+        (21.957642, "2026-07-20", 2, pytest.approx(2 * 21.957642 * 32.0 / 60))]  # 23.421485 USD
 
-    (Path(env["RAW_DIR"]) / "prices" / "on_demand_2025-09-01.csv").write_text(
+    (Path(env["RAW_DIR"]) / "prices" / f"on_demand_{NEXT_PRICE_DATE}.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\n"
-        "aws,us-east-1,p4d.24xlarge,18.00,2025-09-01,test snapshot\n")
+        f"aws,us-east-1,p4d.24xlarge,18.00,{NEXT_PRICE_DATE},test snapshot\n")
     second = make_atlas(env)
     assert second.returncode == 0, second.stderr[-3000:]
     assert "scored now: none (all unchanged)" in second.stdout
-    after = pl.read_csv(tmp_path / "reports/atlas/2025-09-01/data/atlas.csv")
+    after = pl.read_csv(tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}/data/atlas.csv").filter(
+        pl.col("pricing_option") == "on_demand")
     p4d = after.filter(pl.col("instance_type") == "p4d.24xlarge")
     assert p4d.select("usd_per_hour", "price_as_of", "cost_to_train_usd", "price_source").rows() == [
-        (18.0, "2025-09-01", pytest.approx(2 * 18.0 * 32.0 / 60), "test snapshot")]  # 19.20 USD
+        (18.0, NEXT_PRICE_DATE, pytest.approx(2 * 18.0 * 32.0 / 60), "test snapshot")]  # 19.20 USD
     # other instances keep their prices in force; the earlier atlas stays published
     other = after.filter(pl.col("instance_type") == "a2-highgpu-8g").row(0, named=True)
-    assert (other["usd_per_hour"], other["price_as_of"]) == (29.38708, "2022-02-08")
-    assert (tmp_path / "reports/atlas/2025-06-01/atlas.html").is_file()
-    assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / "reports/atlas/2025-09-01").resolve()
+    assert (other["usd_per_hour"], other["price_as_of"]) == (29.38708, "2026-08-20")
+    assert (tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/atlas.html").is_file()
+    assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}").resolve()
 
 
 def test_the_stale_age_is_report_tomls(tmp_path):
     """report.toml stale_after_days marks the atlas's prices as it marks the report's."""
     v10 = tmp_path / "corpus" / "training_results_v1.0"
-    system(v10, "Acme", "acme_a100_40", accelerator_model_name="NVIDIA A100-SXM4-40GB", accelerator_memory_capacity="40 GB")
-    write_logs(v10 / "Acme/results/acme_a100_40/resnet", resnet_logs())
+    system(v10, "Acme", "acme_v100", accelerator_model_name="NVIDIA Tesla V100-SXM2-16GB", accelerator_memory_capacity="16 GB")
+    write_logs(v10 / "Acme/results/acme_v100/resnet", resnet_logs())
     env = atlas_env(tmp_path, tmp_path / "corpus")
     toml = Path(env["RAW_DIR"]) / "report.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace("\n[regions]", "\nstale_after_days = 1500\n\n[regions]", 1),
+    toml.write_text(toml.read_text(encoding="utf-8").replace("\n[regions]", "\nstale_after_days = 2000\n\n[regions]", 1),
                     encoding="utf-8")
     done = make_atlas(env)
     assert done.returncode == 0, done.stderr[-3000:]
-    folder = tmp_path / "reports/atlas/2025-06-01"
+    # the atlas prices at the newest on-demand price of an instance its results can run on: p3.16xlarge's
+    # (AWS's file of 2026-07-20)
+    folder = tmp_path / "reports/atlas/2026-07-20"
     atlas = pl.read_csv(folder / "data/atlas.csv").filter(pl.col("pricing_option") == "on_demand")
-    # a2-highgpu-8g's 2022-02-08 price is 1,209 days old on 2025-06-01: stale after 365 days, not after 1,500
-    a2 = atlas.filter(pl.col("instance_type") == "a2-highgpu-8g").row(0, named=True)
-    assert (a2["price_age_days"], a2["stale"]) == (1209, False)
+    # GCP n1-highmem-96 + 8 V100's 2022-02-08 price is 1,623 days old on 2026-07-20: stale after 365 days,
+    # not after 2,000
+    n1 = atlas.filter(pl.col("instance_type") == "n1-highmem-96+8xV100").row(0, named=True)
+    assert (n1["price_age_days"], n1["stale"]) == (1623, False)
     assert not atlas["stale"].any()
     cover = " ".join(PdfReader(folder / "atlas.pdf").pages[0].extract_text().split())
-    assert "0 stale (over 1500 days old)" in cover
-    assert "a price older than 1500 days" in (folder / "atlas.html").read_text(encoding="utf-8")
+    assert "0 stale (over 2000 days old)" in cover
+    assert "a price older than 2000 days" in (folder / "atlas.html").read_text(encoding="utf-8")
 
 
 def test_bad_price_is_one_line_and_publishes_nothing(tmp_path):

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import make_dirs, pipeline_env
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, make_dirs, pipeline_env
 
 pytestmark = pytest.mark.slow
 
@@ -69,13 +69,13 @@ def world(tmp_path_factory):
 def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     dirs, definitions, instance, settings = world
 
-    # 1. First tick on an empty instance: one run of everything; it publishes the 2025-06-01 report.
+    # 1. First tick on an empty instance: one run of everything; it publishes the bundled report (BUNDLED_PRICE_DATE).
     first = tick(definitions, instance, settings, None)
     (request,) = first.run_requests
     initial = execute(definitions, instance, request)
     assert initial.success
     assert {"stg_results", "stg_prices", "time_to_train", "published_report"} <= materialized(initial)
-    before = tree_bytes(dirs.reports / "2025-06-01")
+    before = tree_bytes(dirs.reports / BUNDLED_PRICE_DATE)
     assert "report.html" in before and "report.pdf" in before
     results_record = instance.fetch_materializations(dg.AssetKey("stg_results"), limit=1).records[0]
     automation = dg.evaluate_automation_conditions(defs=definitions, instance=instance)
@@ -83,10 +83,10 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     # 2. Nothing changed: no run.
     assert not tick(definitions, instance, settings, first.cursor).run_requests
 
-    # 3. A new snapshot: p3.16xlarge from 24.48 to 20.00 USD/h on 2026-01-01.
-    (dirs.raw / "prices" / "on_demand_2026-01-01.csv").write_text(
+    # 3. A new snapshot: p3.16xlarge from 24.48 to 20.00 USD/h on 2026-09-01.
+    (dirs.raw / "prices" / "on_demand_2026-09-01.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\n"
-        "aws,us-east-1,p3.16xlarge,20.00,2026-01-01,AWS EC2 on-demand list price (test snapshot)\n")
+        "aws,us-east-1,p3.16xlarge,20.00,2026-09-01,AWS EC2 on-demand list price (test snapshot)\n")
     changed = tick(definitions, instance, settings, first.cursor)
     (request,) = changed.run_requests
     assert tick(definitions, instance, settings, first.cursor).run_requests[0].run_key == request.run_key
@@ -106,9 +106,9 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert stg_prices.asset_materialization.tags["dagster/input_data_version/raw_prices"] == cursor_hash
 
     # a new dated report; the previous one byte for byte as it was; latest is the new one
-    new = dirs.reports / "2026-01-01"
+    new = dirs.reports / "2026-09-01"
     assert (new / "report.html").is_file() and (new / "report.pdf").is_file()
-    assert tree_bytes(dirs.reports / "2025-06-01") == before
+    assert tree_bytes(dirs.reports / BUNDLED_PRICE_DATE) == before
     assert (dirs.reports / "latest").resolve() == new.resolve()
     # every report asset names the file it published (shown in the UI)
     for asset, published in (("report_html", new / "report.html"), ("report_pdf", new / "report.pdf"),
@@ -124,7 +124,7 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     cost = pl.read_csv(new / "data" / "cost_to_train.csv")
     a100 = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet"))
     base = a100.filter(pl.col("instance_type") == "p3.16xlarge").row(0, named=True)
-    assert base["usd_per_hour"] == 20.0 and base["price_as_of"] == "2026-01-01"
+    assert base["usd_per_hour"] == 20.0 and base["price_as_of"] == "2026-09-01"
     assert base["cost_to_train_usd"] == pytest.approx(23.759440740740743)
     p4d = a100.filter(pl.col("instance_type") == "p4d.24xlarge").row(0, named=True)
     assert p4d["cost_to_train_usd"] == pytest.approx(10.529004471824997)

@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import REPO, make_dirs
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs
 
 pytestmark = pytest.mark.slow
 
@@ -44,10 +44,10 @@ def test_two_reports_at_once_both_succeed(tmp_path):
     for proc, (out, err) in zip(procs, outputs):
         assert proc.returncode == 0, f"stdout:\n{out}\nstderr:\n{err[-4000:]}"
         assert "lock" not in err.lower()
-        assert f"report: {dirs.reports / '2025-06-01' / 'report.html'}" in out
+        assert f"report: {dirs.reports / BUNDLED_PRICE_DATE / 'report.html'}" in out
 
     # the published report is whole: one stored copy, complete, linked from the date and latest
-    dated = dirs.reports / "2025-06-01"
+    dated = dirs.reports / BUNDLED_PRICE_DATE
     assert dated.is_symlink() and (dirs.reports / "latest").resolve() == dated.resolve()
     stored = sorted((dirs.reports / ".store").iterdir())
     assert [p.resolve() for p in stored] == [dated.resolve()]
@@ -58,7 +58,7 @@ def test_two_reports_at_once_both_succeed(tmp_path):
     # figures by hand: p4d.24xlarge ResNet: 21.957642 USD/h x 28.770861 min / 60 = 10.5290 USD
     cost = pl.read_csv(dated / "data" / "cost_to_train.csv")
     p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
-                      & (pl.col("instance_type") == "p4d.24xlarge"))
+                      & (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
     assert p4d["cost_to_train_usd"].to_list() == [pytest.approx(10.529004471824997)]
     assert cost.height == pl.read_parquet(dated / "data" / "cost_to_train.parquet").height
 

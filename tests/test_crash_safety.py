@@ -4,8 +4,8 @@ The real command line (`python -m pipelines.cli report`) runs in a subprocess wi
 PIPELINE_KILL_AT fault point (pipelines/faults.py): the process kills itself with SIGKILL at that
 point, so no clean-up, `finally` or atexit code runs, as with the OOM killer.
 
-A report is first published from the bundled data (price date 2025-06-01). A new price snapshot
-(2025-09-01) is then added, and runs are killed one after another at points further and further
+A report is first published from the bundled data (price date 2026-08-20). A new price snapshot
+(2026-09-01) is then added, and runs are killed one after another at points further and further
 into the pipeline: during staging (inside the stg_prices transaction), during the marts (inside
 cost_to_train's), half-way through writing the PDF, after the build moved into .store/, after the
 dated link switched (latest not yet), and half-way through writing index.html. Each killed run
@@ -19,7 +19,7 @@ the next run from getting further. After every kill:
 A killed run also leaves its Dagster run STARTED with the duckdb_writer pool slot claimed in
 DAGSTER_HOME: the next command line must release it (cli.reap_killed_runs), or it would wait for
 that slot forever. So each next run must mark the killed one failed and remove its build folder.
-Finally a run with no kill succeeds, publishes 2025-09-01 as latest, lists both dates in
+Finally a run with no kill succeeds, publishes 2026-09-01 as latest, lists both dates in
 index.html, and removes what the killed runs left (temporary links and files).
 """
 
@@ -43,7 +43,7 @@ from pypdf import PdfReader
 REPO = Path(__file__).resolve().parents[1]
 NEW_SNAPSHOT = (
     "provider,region,instance_type,usd_per_hour,as_of,source\n"
-    "aws,us-east-1,p4d.24xlarge,19.5,2025-09-01,test snapshot for the crash-safety test\n"
+    "aws,us-east-1,p4d.24xlarge,19.5,2026-09-01,test snapshot for the crash-safety test\n"
 )
 # (fault point, stage): stages "before" the marts commit keep the old marts
 KILL_POINTS = [
@@ -137,10 +137,10 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path)
     assert first.returncode == 0, first.stderr
     reports = root / "reports"
     old_view = reader_view(reports)
-    assert set(old_view) == {"index.html", "latest", "2025-06-01"}
+    assert set(old_view) == {"index.html", "latest", "2026-08-20"}
     old_marts = marts(root / "warehouse" / "pipeline.duckdb")
 
-    (root / "raw" / "prices" / "on_demand_2025-09-01.csv").write_text(NEW_SNAPSHOT)
+    (root / "raw" / "prices" / "on_demand_2026-09-01.csv").write_text(NEW_SNAPSHOT)
     new_report: str | None = None
     killed: list[str] = []
     for point, stage in KILL_POINTS:
@@ -161,9 +161,9 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path)
         if stage != "publish" or point == "publish:stored":
             assert view == old_view, f"{point}: a reader sees a change"
         else:
-            new_report = new_report or view["2025-09-01"]
-            assert view["2025-09-01"] == new_report, point
-            assert view["2025-06-01"] == old_view["2025-06-01"], point
+            new_report = new_report or view["2026-09-01"]
+            assert view["2026-09-01"] == new_report, point
+            assert view["2026-08-20"] == old_view["2026-08-20"], point
 
         now = marts(root / "warehouse" / "pipeline.duckdb")  # the warehouse opens
         if stage == "staging":
@@ -174,7 +174,7 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path)
             # (marts committed before it, such as report_dates, already hold the new snapshot)
             for name in ("cost_to_train", "cost_changes"):
                 assert now[name].equals(old_marts[name]), f"{point}: mart {name} changed"
-            assert now["report_dates"]["price_date"].to_list()[0].isoformat() == "2025-09-01"
+            assert now["report_dates"]["price_date"].to_list()[0].isoformat() == "2026-09-01"
 
     assert new_report is not None
     assert [p for p in reports.iterdir() if re.match(r"^\.index\.html\.\d+\.tmp$", p.name)], \
@@ -185,17 +185,17 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path)
     runs = run_status(root)
     assert [runs[r] for r in killed] == ["FAILURE"] * len(KILL_POINTS) and list(runs.values()).count("SUCCESS") == 2
     view = reader_view(reports)
-    assert set(view) == {"index.html", "latest", "2025-06-01", "2025-09-01"}
-    assert view["latest"] == view["2025-09-01"] and view["2025-06-01"] == old_view["2025-06-01"]
+    assert set(view) == {"index.html", "latest", "2026-08-20", "2026-09-01"}
+    assert view["latest"] == view["2026-09-01"] and view["2026-08-20"] == old_view["2026-08-20"]
     index = (reports / "index.html").read_text(encoding="utf-8")
-    assert "2025-09-01" in index and "2025-06-01" in index
+    assert "2026-09-01" in index and "2026-08-20" in index
     hidden = sorted(p.name for p in reports.iterdir() if p.name.startswith("."))
     assert hidden == [".build", ".publish.lock", ".store"], hidden
     assert not any((reports / ".build").iterdir())
-    live = {(reports / name).resolve() for name in ("2025-06-01", "2025-09-01")}
+    live = {(reports / name).resolve() for name in ("2026-08-20", "2026-09-01")}
     assert set((reports / ".store").iterdir()) == live
     after = marts(root / "warehouse" / "pipeline.duckdb")
-    assert after["report_dates"]["price_date"].to_list()[0].isoformat() == "2025-09-01"
+    assert after["report_dates"]["price_date"].to_list()[0].isoformat() == "2026-09-01"
     p4d = after["price_changes"].filter(pl.col("instance_type") == "p4d.24xlarge").row(0, named=True)
     assert (p4d["previous_usd_per_hour"], p4d["current_usd_per_hour"]) == (21.957642, 19.5)
     assert p4d["change_pct"] == pytest.approx((19.5 / 21.957642 - 1) * 100, rel=1e-9)  # -11.19 %

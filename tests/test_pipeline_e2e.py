@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.metrics.cost import EXPORT_COLUMNS
-from tests.pipeline_runner import make_dirs, pipeline_env, run_pipeline
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, make_dirs, pipeline_env, run_pipeline
 
 
 def test_definitions_load(tmp_path):
@@ -27,7 +27,7 @@ def test_definitions_load(tmp_path):
 
 def test_outputs_exist_with_contract_columns(bundled_run):
     latest = bundled_run.reports / "latest"
-    dated = bundled_run.reports / "2025-06-01"
+    dated = bundled_run.reports / BUNDLED_PRICE_DATE
     for folder in (latest, dated):
         for name in ("report.html", "report.pdf", "data/cost_to_train.csv", "data/cost_to_train.parquet",
                      "data/price_history.csv", "data/price_changes.csv"):
@@ -44,9 +44,10 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     # every row of the bundled snapshots: on demand, the report's 12 and the atlas instances' 14; then the
     # spot and commitment snapshots (raw/SOURCES.md): committed use 2 + 2 + 4 + 4, reserved 24 + 21 + 4,
     # savings plans 36, spot 2 + 3 + 8 + 3; and prices/added_instances.csv (the catalog's newer instances):
-    # on demand 29, committed use 8, spot 4; prices/current_generation_2025.csv: on demand 3
+    # on demand 29, committed use 8, spot 4; prices/current_generation_2025.csv: on demand 3;
+    # prices/refreshed_2026.csv: on demand 26, of which 7 repeat rows of added_instances.csv (collapsed)
     counts = dict(history.group_by("pricing_model").len().iter_rows())
-    assert counts == {"on_demand": 26 + 29 + 3, "committed_use": 12 + 8, "reserved": 49, "savings_plan": 36,
+    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7, "committed_use": 12 + 8, "reserved": 49, "savings_plan": 36,
                       "spot": 16 + 4}
 
 
@@ -55,17 +56,18 @@ def test_exported_figures_match_the_inputs(bundled_run):
     row = csv.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
                      & (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand")
                      ).row(0, named=True)
-    # p4d.24xlarge after the June 2025 cut: 21.957642 $/h; DGX A100 ResNet-50 v1.0: 28.770861 min
+    # p4d.24xlarge after the June 2025 cut: 21.957642 $/h, confirmed by AWS's 2026-07-20 price file
+    # (prices/refreshed_2026.csv); DGX A100 ResNet-50 v1.0: 28.770861 min
     assert row["usd_per_hour"] == 21.957642
     assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106)
     assert row["cost_to_train_usd"] == pytest.approx(21.957642 * 28.770861111111106 / 60)
     # baseline p3.16xlarge: 24.48 $/h x 71.278322 min (DGX-1, v0.7) = 29.0816 $
     assert row["savings_pct"] == pytest.approx(100 * (1 - 10.529005 / 29.081555), abs=1e-4)
-    assert row["price_as_of"] == "2025-06-01"
+    assert row["price_as_of"] == "2026-07-20"
     dlrm_v100 = csv.filter((pl.col("benchmark") == "dlrm") & (pl.col("instance_type") == "p3.16xlarge"))
-    # no measured result: never zero, under every pricing option it has (its 2019 reserved instances)
-    assert dlrm_v100["pricing_option"].to_list() == ["on_demand", "commitment_1y", "commitment_3y"]
-    assert dlrm_v100["cost_to_train_usd"].to_list() == [None, None, None]
+    # no measured result: never zero, under every pricing option it has (2026 spot, its 2019 reserved instances)
+    assert dlrm_v100["pricing_option"].to_list() == ["on_demand", "spot", "commitment_1y", "commitment_3y"]
+    assert dlrm_v100["cost_to_train_usd"].to_list() == [None, None, None, None]
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +80,7 @@ def test_pdf_figures_match_inputs(pdf_text):
     _, pages = pdf_text
     text = re.sub(r"\s+", " ", " ".join(pages))
     assert "Cost to train on cloud accelerators" in text
-    assert "2025-06-01" in text
+    assert BUNDLED_PRICE_DATE in text
     # p4d ResNet-50: 21.957642 x 28.770861 / 60 = 10.529 -> "$10.53"; baseline 24.48 x 71.278322 / 60 -> "$29.08"
     assert "$10.53" in text and "$29.08" in text
     # Gaudi dl1.24xlarge BERT: 13.10904 x 164.367692 / 60 = 35.912 -> "$35.91"
@@ -99,7 +101,8 @@ def test_pdf_has_toc_footnotes_and_page_numbers(pdf_text):
     text = re.sub(r"(?<=/) ", "", re.sub(r"\s+", " ", " ".join(pages)))  # a footnote may wrap anywhere, even after "/"
     # footnotes: a system configuration and a price's date and source
     assert "AMD EPYC 7742" in text and "MXNet NVIDIA Release 21.05" in text
-    assert "AWS EC2 on-demand list price after the June 2025 P4/P5 price cut" in text
+    assert ("AWS p4d.24xlarge in us-east-1: $21.9576 per hour on demand, as of 2026-07-20; source: "
+            "aws/karpenter-provider-aws:pkg/providers/pricing/zz_generated.pricing_aws.go@6fc13b52") in text
 
 
 def test_failing_check_stops_the_report(tmp_path):

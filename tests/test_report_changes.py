@@ -1,5 +1,6 @@
 """The report's "What changed" section and summary list the price changes of compared instances;
-other priced instances are named when few, counted when many (hand values from
+other priced instances are named when few, counted when many (the bundled data at price date
+2025-06-01, when AWS's June 2025 cut is what changed; hand values from
 reference/prices.csv: p4d.24xlarge 32.7726 -> 21.957642 = -33.0 %, p5.48xlarge 98.32 -> 55.04 =
 -44.0 %; p5 is priced but in no bundled comparison)."""
 
@@ -14,6 +15,7 @@ from pipelines.defs.report import REPORT_TABLES as MARTS
 from pipelines.publish.from_marts import report_context
 from pipelines.publish.render import render_html
 from pipelines.warehouse import connect, read_table
+from tests.pipeline_runner import BUNDLED_PRICE_DATE
 
 
 def _text(html: str) -> str:
@@ -24,8 +26,8 @@ def _section(html: str) -> str:
     return html[html.index('<section id="changes"'):html.index("</section>", html.index('<section id="changes"'))]
 
 
-def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_run):
-    html = (bundled_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
+def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_2025_run):
+    html = (bundled_2025_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
     section = _section(html)
     rows = [_text(r) for r in re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", section, re.S)]
     table = [r for r in rows if "$32.7726" in r]
@@ -42,8 +44,16 @@ def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_run):
     assert "p4d.24xlarge -33.0%" in callout and "p5.48xlarge -44.0%" in callout and "p4de" not in callout
 
 
-def test_many_other_changes_are_counted_not_listed(bundled_run):
-    with connect(bundled_run.warehouse, read_only=True) as conn:
+def test_default_report_says_nothing_changed_since_the_last_snapshot(bundled_run):
+    """raw/prices/refreshed_2026.csv confirms every price at newer dates: between the two newest on-demand
+    snapshots of the compared instances (AWS's file of 2026-07-20, GCP's of 2026-08-20) no price moved."""
+    html = (bundled_run.reports / BUNDLED_PRICE_DATE / "report.html").read_text(encoding="utf-8")
+    assert ("Nothing changed: no price of a compared instance differs between 2026-07-20 and 2026-08-20."
+            in _text(_section(html)))
+
+
+def test_many_other_changes_are_counted_not_listed(bundled_2025_run):
+    with connect(bundled_2025_run.warehouse, read_only=True) as conn:
         tables = {name: read_table(conn, name) for name in MARTS}
     changes = tables["price_changes"]
     price_date = tables["report_dates"]["price_date"][0]

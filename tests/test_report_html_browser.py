@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.pipeline_runner import BUNDLED_PRICE_DATE
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -149,5 +151,5 @@ def test_index_lists_every_published_report(tmp_path):
 
 def test_bundled_index_lists_the_bundled_report(bundled_run):
     index = (bundled_run.reports / "index.html").read_text(encoding="utf-8")
-    assert re.findall(r"Prices as of <strong>([\d-]+)</strong>", index) == ["2025-06-01"]
-    assert (bundled_run.reports / "2025-06-01" / "report.pdf").is_file()
+    assert re.findall(r"Prices as of <strong>([\d-]+)</strong>", index) == [BUNDLED_PRICE_DATE]
+    assert (bundled_run.reports / BUNDLED_PRICE_DATE / "report.pdf").is_file()

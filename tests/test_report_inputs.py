@@ -9,6 +9,7 @@ import re
 import polars as pl
 
 from pipelines.publish.appendix import MAX_FILES_PER_KIND, files_digest, input_rows
+from tests.pipeline_runner import BUNDLED_PRICE_DATE
 
 
 def _sha(text: str) -> str:
@@ -40,7 +41,7 @@ def test_many_files_of_a_kind_become_one_row_few_stay_listed():
 
 
 def test_bundled_appendix_lists_every_input_file(bundled_run):
-    dated = bundled_run.reports / "2025-06-01"
+    dated = bundled_run.reports / BUNDLED_PRICE_DATE
     listed = pl.read_csv(dated / "data" / "input_files.csv")
     html = (dated / "report.html").read_text(encoding="utf-8")
     appendix = html[html.index('<section id="inputs"'):]

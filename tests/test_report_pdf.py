@@ -85,10 +85,9 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     html, reader, texts = published
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
-    # the previous on-demand snapshot of the compared instances: Azure's 2025-05-16 price table (ND H100 v5,
-    # ND H200 v5 and ND MI300X v5 of the current-generation comparison); the price date is the newest on-demand
-    # price of the compared instances (p4d, p5 and the rest, 2025-06-01)
-    assert "Prices as of 2025-06-01" in title and "Previous snapshot 2025-05-16" in title
+    # the price date is the newest on-demand price of the compared instances (GCP's pricing.yml of
+    # 2026-08-20, prices/refreshed_2026.csv); the previous snapshot AWS's price file of 2026-07-20
+    assert "Prices as of 2026-08-20" in title and "Previous snapshot 2026-07-20" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
@@ -136,11 +135,11 @@ def test_cross_references_name_the_page(published, anchors):
 def test_metadata_outline_and_tagged_alt_text(published):
     html, reader, texts = published
     meta = reader.metadata
-    assert meta.title == "Cost to train on cloud accelerators — prices as of 2025-06-01"
+    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-08-20"
     assert meta.author == "Cost-to-train pipeline"
     assert "MLPerf Training results" in meta.subject
     assert "ResNet-50" in meta["/Keywords"] and "MLPerf" in meta["/Keywords"]
-    assert meta["/CreationDate"].startswith("D:20250601000000")  # fixed from the price date
+    assert meta["/CreationDate"].startswith("D:20260820000000")  # fixed from the price date
     root = reader.trailer["/Root"]
     assert root["/Lang"] == "en"
     assert root["/MarkInfo"]["/Marked"] is True or root["/MarkInfo"]["/Marked"] == True  # noqa: E712
@@ -207,10 +206,9 @@ def _minutes(file: str, system: str, benchmark: str) -> float:
 def test_analysis_figures_by_hand(published):
     _, _, texts = published
     text = " ".join(texts)
-    p4d = _price("on_demand_2025-06-01.csv", "p4d.24xlarge")
-    p4d_before = _price("on_demand_2022-02-08.csv", "p4d.24xlarge")
-    p3 = _price("on_demand_2022-02-08.csv", "p3.16xlarge")
-    azure = _price("on_demand_2022-02-08.csv", "Standard_ND96asr_v4")
+    p4d = _price("refreshed_2026.csv", "p4d.24xlarge")
+    p3 = _price("refreshed_2026.csv", "p3.16xlarge")
+    azure = _price("refreshed_2026.csv", "Standard_ND96asr_v4")
     a100 = _minutes("mlperf_training_v1.0_summary.csv", "dgxa100_ngc21.05_mxnet", "resnet")
     v100 = _minutes("mlperf_training_v0.7_summary.csv", "dgx1_ngc20.06_mxnet", "resnet")
     cheapest = p4d * a100 / 60
@@ -225,7 +223,7 @@ def test_analysis_figures_by_hand(published):
     # price to beat the baseline, in Table 2's p4d row
     beat_baseline = baseline / (a100 / 60)
     assert f"${beat_baseline:.4f}" in text
-    # what the last snapshot changed: on 2022-02-08 Azure was cheapest (the p4d price cut came in 2025-06)
-    assert (f"new cheapest; was Azure Standard_ND96asr_v4 (${azure * a100 / 60:.2f}), "
-            f"when AWS p4d.24xlarge cost ${p4d_before * a100 / 60:.2f}") in text
+    # since the previous snapshot (2026-07-20) no compared price moved (the 2025 cut's story, at price date
+    # 2025-06-01: tests/test_report_wording.py)
+    assert "Since 2026-07-20" in text and "AWS p4d.24xlarge unchanged" in text
     assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text

@@ -1,5 +1,6 @@
-"""The bundled report under every pricing option: the options in force at its price date, against
-figures worked out by hand from raw/prices/ (the arithmetic is in the comments)."""
+"""The bundled data under every pricing option: the options in force at a price date, against figures
+worked out by hand from raw/prices/ (the arithmetic is in the comments). Most figures are those of
+price date 2025-06-01 (report.toml's price_date pinned); the last test checks the default date's."""
 
 from html import unescape
 
@@ -10,10 +11,14 @@ RESNET_A100 = 28.770861111111106 / 60  # DGX A100 ResNet-50 v1.0: 0.479514 h
 RESNET_V100 = 71.27832222222223 / 60  # DGX-1 ResNet-50 v0.7: 1.187972 h
 
 
-@pytest.fixture(scope="module")
-def cost(bundled_run):
-    frame = pl.read_csv(bundled_run.reports / "latest" / "data" / "cost_to_train.csv", try_parse_dates=True)
+def _resnet_a100_v100(dirs) -> pl.DataFrame:
+    frame = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv", try_parse_dates=True)
     return frame.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet"))
+
+
+@pytest.fixture(scope="module")
+def cost(bundled_2025_run):
+    return _resnet_a100_v100(bundled_2025_run)
 
 
 def option(cost, instance, name):
@@ -68,11 +73,11 @@ def test_spot_row_by_hand(cost):
 
 
 @pytest.fixture(scope="module")
-def report_text(bundled_run):
+def report_text(bundled_2025_run):
     from pypdf import PdfReader
 
-    pdf = " ".join(p.extract_text() for p in PdfReader(bundled_run.reports / "latest" / "report.pdf").pages)
-    return pdf, unescape((bundled_run.reports / "latest" / "report.html").read_text(encoding="utf-8"))
+    pdf = " ".join(p.extract_text() for p in PdfReader(bundled_2025_run.reports / "latest" / "report.pdf").pages)
+    return pdf, unescape((bundled_2025_run.reports / "latest" / "report.html").read_text(encoding="utf-8"))
 
 
 def squashed(text):
@@ -95,6 +100,18 @@ def test_pdf_and_html_show_the_options_and_the_break_even(report_text):
         assert "price dates from 2019-04-05 to 2025-06-01; 11 of 26 prices older than 365 days" in text
     assert "options-table" in html and "break-even-table" in html
     assert ">stale<" in html
+
+
+def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
+    """At the default price date (2026-08-20) the 2026 spot snapshots are in force: AWS p4d's (SkyPilot
+    catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30); the 2026-09-24 AWS
+    reservations and savings plans are dated after it."""
+    cost = _resnet_a100_v100(bundled_run)
+    assert cost.filter(pl.col("instance_type") == "p4d.24xlarge")["pricing_option"].to_list() == ["on_demand", "spot"]
+    p4d = option(cost, "p4d.24xlarge", "spot")
+    assert p4d["usd_per_hour"] == 8.0001 and p4d["cost_to_train_usd"] == pytest.approx(8.0001 * RESNET_A100)  # 3.836161
+    a2 = option(cost, "a2-highgpu-8g", "spot")
+    assert a2["usd_per_hour"] == 15.42416 and a2["cost_to_train_usd"] == pytest.approx(15.42416 * RESNET_A100)  # 7.396106
 
 
 def test_a_negotiated_discount_is_labelled_the_users_own(tmp_path):

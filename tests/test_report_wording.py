@@ -18,7 +18,7 @@ from datetime import date
 
 import pytest
 
-from tests.pipeline_runner import BUNDLED_RAW, make_dirs, run_pipeline
+from tests.pipeline_runner import BUNDLED_RAW, NEXT_PRICE_DATE, make_dirs, run_pipeline
 
 PROVIDER = {"aws": "AWS", "gcp": "GCP", "azure": "Azure"}
 
@@ -78,8 +78,9 @@ def _instance(row_text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def bundled_html(bundled_run) -> str:
-    return (bundled_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
+def bundled_html(bundled_2025_run) -> str:
+    """The bundled report at price date 2025-06-01, whose "Since" column tells AWS's June 2025 cut."""
+    return (bundled_2025_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
 
 
 def test_tables_list_the_cheapest_first_and_no_result_last(bundled_html):
@@ -133,11 +134,11 @@ def test_since_names_the_new_cheapest_and_how_the_savings_moved(bundled_html):
 def test_since_says_the_savings_fell_because_the_baseline_got_cheaper(tmp_path):
     dirs = make_dirs(tmp_path)
     cut = round(24.48 * 0.75, 4)  # p3.16xlarge -25 %
-    (dirs.raw / "prices" / "on_demand_2025-09-01.csv").write_text(
+    (dirs.raw / "prices" / f"on_demand_{NEXT_PRICE_DATE}.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\n"
-        f"aws,us-east-1,p3.16xlarge,{cut},2025-09-01,test: a 25% cut of the baseline\n")
+        f"aws,us-east-1,p3.16xlarge,{cut},{NEXT_PRICE_DATE},test: a 25% cut of the baseline\n")
     assert run_pipeline(dirs).success
-    html = (dirs.reports / "2025-09-01" / "report.html").read_text(encoding="utf-8")
+    html = (dirs.reports / NEXT_PRICE_DATE / "report.html").read_text(encoding="utf-8")
     cheapest = _cost("aws", "p4d.24xlarge", "resnet")
     v100 = _minutes("dgx1_ngc20.06_mxnet", "resnet")
     before = 100 * (1 - cheapest / (24.48 * v100 / 60))

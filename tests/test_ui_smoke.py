@@ -21,7 +21,7 @@ import dagster as dg
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import REPO, make_dirs, pipeline_env
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs, pipeline_env
 
 pytestmark = pytest.mark.slow
 
@@ -253,7 +253,7 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         ui.wait_ready()
         (first,) = wait_for_runs(ui.port, 1, 300)
         assert first["status"] == "SUCCESS", ui.log.read_text()[-3000:]
-        assert (dirs.reports / "2025-06-01" / "report.html").is_file()
+        assert (dirs.reports / BUNDLED_PRICE_DATE / "report.html").is_file()
         executions = {c["name"]: c["executionForLatestMaterialization"]
                       for n in graphql(ui.port, CHECK_RESULTS)["assetNodes"]
                       if n["assetChecksOrError"]["__typename"] == "AssetChecks"
@@ -261,9 +261,9 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         assert executions and all(e and e["status"] == "SUCCEEDED" and e["runId"] == first["runId"]
                                   for e in executions.values()), executions
 
-        (dirs.raw / "prices" / "on_demand_2026-01-01.csv").write_text(
+        (dirs.raw / "prices" / "on_demand_2026-09-01.csv").write_text(
             "provider,region,instance_type,usd_per_hour,as_of,source\n"
-            "aws,us-east-1,p3.16xlarge,20.00,2026-01-01,test snapshot\n")
+            "aws,us-east-1,p3.16xlarge,20.00,2026-09-01,test snapshot\n")
         runs = wait_for_runs(ui.port, 2, 300)
         assert len(runs) == 2, runs
         second = runs[0]
@@ -272,8 +272,8 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         assert "stg_prices" in selected and "published_report" in selected
         assert not selected & {"stg_results", "stg_systems", "time_to_train", "stg_mlperf_scores"}
         assert {t["key"]: t["value"] for t in second["tags"]}["pipelines/raw_changed"] == "raw_prices"
-        assert (dirs.reports / "2026-01-01" / "report.html").is_file()
-        assert (dirs.reports / "latest").resolve() == (dirs.reports / "2026-01-01").resolve()
+        assert (dirs.reports / "2026-09-01" / "report.html").is_file()
+        assert (dirs.reports / "latest").resolve() == (dirs.reports / "2026-09-01").resolve()
 
         ui.stop("ctrl-c")
     except BaseException:
@@ -348,7 +348,7 @@ def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
         done = subprocess.run([str(REPO / ".venv" / "bin" / "python"), "-m", "pipelines.cli", "atlas"], cwd=REPO,
                               env=dict(os.environ), capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
-    made = cli.reports / "atlas" / "2025-06-01" / "data"
+    made = cli.reports / "atlas" / BUNDLED_PRICE_DATE / "data"
 
     ui = UI(dirs, free_port(), tmp_path / "ui.log", MLPERF_DIR=str(mlperf), SOURCE_DATE_EPOCH="1764374400")
     try:
@@ -381,6 +381,6 @@ def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
     except BaseException:
         ui.kill()
         raise
-    launched_data = dirs.reports / "atlas" / "2025-06-01" / "data"
+    launched_data = dirs.reports / "atlas" / BUNDLED_PRICE_DATE / "data"
     for name in ("atlas.csv", "mlperf_scores.csv"):
         assert (launched_data / name).read_bytes() == (made / name).read_bytes(), name

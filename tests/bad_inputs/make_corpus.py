@@ -405,7 +405,7 @@ case("toml_price_date_future", "price_date in the future",
      error=TOML_RE + r":price_date: 2999-01-01 lies in the future")
 case("toml_instance_without_price", "a region with no prices for any compared AWS instance",
      {TOML: edit(TOML, 'aws = "us-east-1"', 'aws = "us-west-2"')},
-     error=TOML_RE + r" comparisons\[0\]\.instances\[0\]: aws/p4d\.24xlarge has no price in us-west-2 on or before 2025-06-01")
+     error=TOML_RE + r" comparisons\[0\]\.instances\[0\]: aws/p4d\.24xlarge has no price in us-west-2 on or before 2026-08-20")
 case("toml_instance_not_in_instances", "a compared instance that instances.csv does not list",
      {TOML: edit(TOML, '"aws/dl1.24xlarge", ', '"aws/dl2q.24xlarge", ')},
      error=TOML_RE + r" comparisons\[1\]\.instances\[0\]: aws/dl2q\.24xlarge has no row in instances\.csv")
