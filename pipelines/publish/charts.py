@@ -54,6 +54,7 @@ plt.rcParams.update({
 
 BAR = "#0072B2"
 FRONT_EDGE = "#1d2330"  # the ring around a point on the Pareto front, and its staircase
+NEUTRAL = "#6b6b6b"  # legend markers that stand for a drawing style (filled, hollow), not a colour
 LINESTYLES = ["-", "--", "-.", ":"]
 WIDTH_IN = 5.2
 WIDE_IN = 7.0  # the atlas's small multiples: the PDF's full text width
@@ -304,9 +305,10 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
     styles = {p.key: p.style for p in points if p.key}
     handles += [Line2D([], [], color=styles[k].color, marker=styles[k].marker, linestyle="none", label=k) for k in keys]
     if any(p.hollow for p in points):
-        handles += [Line2D([], [], color="none", marker="o", markerfacecolor=BAR, markeredgecolor=BAR, linestyle="none",
-                           label="closed division (filled)"),
-                    Line2D([], [], color="none", marker="o", markerfacecolor="none", markeredgecolor=BAR,
+        # in a neutral grey: the accelerator entries own the colours
+        handles += [Line2D([], [], color="none", marker="o", markerfacecolor=NEUTRAL, markeredgecolor=NEUTRAL,
+                           linestyle="none", label="closed division (filled)"),
+                    Line2D([], [], color="none", marker="o", markerfacecolor="none", markeredgecolor=NEUTRAL,
                            markeredgewidth=1.2, linestyle="none", label="open division (hollow)")]
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(handles)),
               frameon=False, fontsize=7.5, handletextpad=0.3, columnspacing=1.2)
