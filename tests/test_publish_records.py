@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Heading, Note, Row, Table, Tag
 from pipelines.publish.render import environment
@@ -116,3 +118,22 @@ def test_rows_json_escapes_what_could_end_its_script():
     assert "<" not in text and ">" not in text and "&" not in text
     import json
     assert json.loads(text) == [["</script><b>x", ["$2", 2.0], ["A&B"]]]
+
+
+def test_a_fixed_table_prints_at_its_columns_widths():
+    columns = (Column("Instance", header=True, width="60%"), Column("Cost", numeric=True, width="40%"))
+    html = _macro("{{ m.table(t) }}", t=Table(3, "x", columns, (Row((Cell("AWS p4d"), Cell("$1"))),), css="atlas-table",
+                                               fixed=True))
+    assert '<table id="tab-3" class="atlas-table fixed" data-table' in html
+    assert '<colgroup><col style="width: 60%"><col style="width: 40%"></colgroup>' in html
+    assert "colgroup" not in _macro("{{ m.table(t) }}", t=Table(4, "x", columns, ()))  # not fixed: widths measured
+    with pytest.raises(ValueError, match="not every column has a width"):
+        Table(5, "x", (Column("Instance", width="60%"), Column("Cost")), (), fixed=True)
+
+
+def test_the_atlas_digests_fixed_columns_fill_the_page():
+    from pipelines.publish.atlas_context import INSTANCE_COLUMNS, SUMMARY_COLUMNS, TREND_COLUMNS
+    from pipelines.publish.atlas_rounds import RESULT_COLUMNS
+
+    for columns in (RESULT_COLUMNS, TREND_COLUMNS, SUMMARY_COLUMNS, INSTANCE_COLUMNS):
+        assert sum(float(c.width.removesuffix("%")) for c in columns) == 100, [c.label for c in columns]

@@ -43,6 +43,11 @@ class PipelineSettings(dg.ConfigurableResource):
     def mlperf(self) -> Path | None:
         return Path(self.mlperf_dir) if self.mlperf_dir else None
 
+    @property
+    def chart_cache(self) -> Path:
+        """The atlas's drawn charts (publish/chart_cache.py), beside the warehouse: <warehouse name>_charts/."""
+        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_charts")
+
     def round_file(self, asset: str, round_key: str) -> str:
         """Where RoundStore keeps one round of one asset: <atlas_rounds_dir>/<asset>/<round>.parquet."""
         return f"{self.atlas_rounds_dir.rstrip('/')}/{asset}/{round_key}.parquet"

@@ -19,6 +19,7 @@ from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
 from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, anchor, instances_label, model_name, round_chapter,
                                            target)
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
@@ -84,10 +85,11 @@ class Atlas:
 
 
 def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str,
-                  detail: Detail = WEB, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS) -> Atlas:
+                  detail: Detail = WEB, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS,
+                  cache: ChartCache = NO_CACHE) -> Atlas:
     """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
     atlas_runs, atlas_systems, atlas_instances, atlas_prices). `detail`: the web edition's (WEB) or the
-    PDF digest's (atlas_rounds.DIGEST)."""
+    PDF digest's (atlas_rounds.DIGEST). `cache`: where drawn charts are kept (publish/chart_cache.py)."""
     numbering = Numbering()
     costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
     scores, trend = tables["atlas_scores"], tables["atlas_trend"]
@@ -95,14 +97,16 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     # one colour per accelerator model in every figure: the catalog's models, sorted
     palette = Palette(sorted(set(tables["atlas_instances"]["accelerator_model"].drop_nulls().to_list())
                              | set(costs["accelerator_model"].drop_nulls().to_list())))
-    summary = summary_table(numbering.table(), trend)
-    trend_figure = trend_chart(numbering.figure(), trend, rounds, palette) if trend.height else None
-    trend_rows = trend_table(numbering.table(), trend)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail)
+    summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables)
+    trend_figure = trend_chart(numbering.figure(), trend, rounds, palette, cache) if trend.height else None
+    trend_rows = trend_table(numbering.table(), trend, fixed=detail.fixed_tables)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail,
+                                   cache)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
-    instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date)
+    instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date,
+                                fixed=detail.fixed_tables)
     facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"],
                          stale_after_days)
     contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, INSTANCES)
@@ -182,12 +186,12 @@ def _configuration(r: dict) -> str:
     return f"{r['system']} ({r['submitter']})"
 
 
-SUMMARY_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
-                   Column("Configuration", css="system"), Column("Time to train", numeric=True),
-                   Column("Against the first priced round"))
+SUMMARY_COLUMNS = (Column("Benchmark model", header=True, width="18%"), Column("Round", facet="Round", width="7%"),
+                   Column("Cheapest cost", numeric=True, width="11%"), Column("Configuration", css="system", width="32%"),
+                   Column("Time to train", numeric=True, width="10%"), Column("Against the first priced round", width="22%"))
 
 
-def summary_table(number: int, trend: pl.DataFrame) -> Table:
+def summary_table(number: int, trend: pl.DataFrame, fixed: bool = False) -> Table:
     """Per benchmark model: its cheapest configuration in the newest priced round, against the first."""
     rows = []
     for model in sorted(set(trend["benchmark_model"].to_list())):
@@ -203,10 +207,12 @@ def summary_table(number: int, trend: pl.DataFrame) -> Table:
                  sort=change if len(rounds) > 1 else None),
         ), facets=(("Provider", labels.provider(last["provider"])), ("Accelerator", last["accelerator_model"] or "–"))))
     return Table(number, "Cheapest cost to train per benchmark model, newest priced round", SUMMARY_COLUMNS,
-                 tuple(rows), css="summary-table", csv="atlas_trend", empty="No result could be priced.", cards=True)
+                 tuple(rows), css="summary-table", csv="atlas_trend", empty="No result could be priced.", cards=True,
+                 fixed=fixed)
 
 
-def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Palette) -> Figure:
+def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Palette,
+                cache: ChartCache = NO_CACHE) -> Figure:
     """Small multiples: a panel per benchmark model, its cheapest cost per round coloured by accelerator."""
     panels = {model_name(model): [charts.TrendPoint(
                   rounds.index(r["round"]), r["cheapest_cost_usd"], r["accelerator_model"],
@@ -219,18 +225,19 @@ def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Pa
            "each point coloured by the accelerator of that configuration: "
            + "; ".join(f"{name}: " + ", ".join(f"{rounds[p.round_index]} {fmt.usd(p.usd)} ({p.key})" for p in points)
                        for name, points in panels.items()) + ".")
-    styles = {k: palette[k] for k in set(trend["accelerator_model"].drop_nulls().to_list())}
-    return Figure(number, charts.trend_chart(panels, rounds, styles, chart_id(number), alt), alt,
+    styles = {k: palette[k] for k in sorted(set(trend["accelerator_model"].drop_nulls().to_list()))}  # sorted: a stable key
+    return Figure(number, cache.svg(charts.trend_chart, panels, rounds, styles, chart_id(number), alt), alt,
                   "Cheapest cost to train per round, one panel per benchmark model (log scale, each panel its own "
                   "range), coloured by the accelerator of the cheapest configuration.", css="wide")
 
 
-TREND_COLUMNS = (Column("Benchmark model", header=True), Column("Round", facet="Round"), Column("Cheapest cost", numeric=True),
-                 Column("Change", numeric=True), Column("Result", css="system"), Column("Instances"),
-                 Column("Time", numeric=True), Column("Quality target"))
+TREND_COLUMNS = (Column("Benchmark model", header=True, width="15%"), Column("Round", facet="Round", width="6%"),
+                 Column("Cheapest cost", numeric=True, width="9%"), Column("Change", numeric=True, width="7%"),
+                 Column("Result", css="system", width="17%"), Column("Instances", width="17%"),
+                 Column("Time", numeric=True, width="9%"), Column("Quality target", width="20%"))
 
 
-def trend_table(number: int, trend: pl.DataFrame) -> Table:
+def trend_table(number: int, trend: pl.DataFrame, fixed: bool = False) -> Table:
     """Every benchmark model's cheapest result per round; a change of quality target is tagged."""
     rows, previous = [], None
     for r in sorted(trend.to_dicts(), key=lambda r: (r["benchmark_model"], round_key(r["round"]))):
@@ -248,7 +255,7 @@ def trend_table(number: int, trend: pl.DataFrame) -> Table:
         ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
                    ("Benchmark", model_name(r["benchmark_model"])))))
     return Table(number, "Cheapest cost to train per benchmark model and round", TREND_COLUMNS, tuple(rows),
-                 css="trend-table", csv="atlas_trend")
+                 css="trend-table", csv="atlas_trend", fixed=fixed)
 
 
 UNPRICED_COLUMNS = (Column("Round", facet="Round"), Column("Submitter"), Column("System", css="system"),
@@ -273,12 +280,14 @@ def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering, 
                     unpriced.height, tuple(reasons.iter_rows()), table)
 
 
-INSTANCE_COLUMNS = (Column("Instance", header=True), Column("Accelerators"), Column("Billed per"),
-                    Column("USD per hour", numeric=True), Column("Region, as of"), Column("Certainty"),
-                    Column("Source", css="small"))
+INSTANCE_COLUMNS = (Column("Instance", header=True, width="15%"), Column("Accelerators", width="12%"),
+                    Column("Billed per", width="7%"), Column("USD per hour", numeric=True, width="9%"),
+                    Column("Region, as of", width="11%"), Column("Certainty", width="11%"),
+                    Column("Source", css="small", width="35%"))
 
 
-def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date) -> Table:
+def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date,
+                    fixed: bool = False) -> Table:
     """Every cloud instance of the atlas with its on-demand price in force on the price date."""
     in_force = prices_in_force(on_demand(prices), price_date)
     rows = instances.join(in_force, on=["provider", "instance_type"], how="left").sort(
@@ -292,7 +301,7 @@ def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, 
                      Cell(r["region"] or "–", subs=(fmt.day(r["as_of"]),)), Cell(r["certainty"] or "–"),
                      Cell((r["source"] or "–") + (f" ({r['notes']})" if r["notes"] else "")),
                  ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–")))
-                 for r in rows), css="instances-table", csv="atlas_prices")
+                 for r in rows), css="instances-table", csv="atlas_prices", fixed=fixed)
 
 
 def _words(value) -> str:

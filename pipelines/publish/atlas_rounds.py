@@ -12,6 +12,7 @@ from pipelines.ingest.mlperf_rules import RULES
 from pipelines.metrics.atlas import DIVISION_ORDER
 from pipelines.metrics.pricing_options import option_label
 from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
 from pipelines.publish.footnotes import SOFTWARE_LIMIT, price_note, runs_note, system_note
 from pipelines.publish.numbering import Numbering
@@ -33,10 +34,11 @@ class Detail:
     figures: bool
     unpriced_listed: int  # entries the "not priced" table lists (all are in data/atlas_not_priced.csv)
     every_pair: bool  # the web edition's table of every priced pair
+    fixed_tables: bool  # tables printed at set column widths (fast to lay out; see records.Table.fixed)
 
 
-WEB = Detail(top_rows=TOP_ROWS, tagged_rows=True, figures=True, unpriced_listed=80, every_pair=True)
-DIGEST = Detail(top_rows=3, tagged_rows=False, figures=False, unpriced_listed=0, every_pair=False)
+WEB = Detail(top_rows=TOP_ROWS, tagged_rows=True, figures=True, unpriced_listed=80, every_pair=True, fixed_tables=False)
+DIGEST = Detail(top_rows=3, tagged_rows=False, figures=False, unpriced_listed=0, every_pair=False, fixed_tables=True)
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
 
 
@@ -94,11 +96,11 @@ class RoundChapter:
 
 
 def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
-                  detail: Detail = WEB) -> RoundChapter:
+                  detail: Detail = WEB, cache: ChartCache = NO_CACHE) -> RoundChapter:
     """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs)."""
     notes = numbering.chapter()
     models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
-                                 numbering, palette, detail)
+                                 numbering, palette, detail, cache)
                    for i, model in enumerate(sorted(set(costs["benchmark_model"].to_list())), start=1))
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
@@ -124,11 +126,11 @@ def _closed_first(results: list[dict]) -> list[dict]:
 
 
 def model_section(number: str, round_: str, model: str, group: pl.DataFrame, numbering: Numbering,
-                  palette: Palette, detail: Detail = WEB) -> ModelSection:
+                  palette: Palette, detail: Detail = WEB, cache: ChartCache = NO_CACHE) -> ModelSection:
     results = best_per_result(group)
     table_number = numbering.table()
     shown = _closed_first(results)
-    figure = (scatter_figure(numbering.figure(), round_, model, results, palette)
+    figure = (scatter_figure(numbering.figure(), round_, model, results, palette, cache)
               if detail.figures and len(results) >= 2 else None)
     benchmarks = sorted(set(group["benchmark"].to_list()))
     fastest = next((r for r in shown if r["fastest"]), None)
@@ -167,10 +169,11 @@ def _tagged(r: dict) -> bool:
 
 
 RESULT_COLUMNS = (
-    Column("#", numeric=True), Column("Result", header=True, css="system"), Column("Accelerators"),
-    Column("Time to train", numeric=True), Column("Cheapest instance"), Column("USD per hour", numeric=True),
-    Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True),
-    Column("USD per accel\u200berator-hour", numeric=True),
+    Column("#", numeric=True, width="3%"), Column("Result", header=True, css="system", width="16%"),
+    Column("Accelerators", width="11%"), Column("Time to train", numeric=True, width="8%"),
+    Column("Cheapest instance", width="10%"), Column("USD per hour", numeric=True, width="10%"),
+    Column("Cost to train", numeric=True, width="10%"), Column("Accel\u200berator-hours", numeric=True, width="7%"),
+    Column("USD per accel\u200berator-hour", numeric=True, width="7%"),
 ) + ENERGY_COLUMNS
 
 
@@ -186,7 +189,7 @@ def results_table(number: int, model: str, round_: str, results: list[dict], num
         f", {divisions[0]} division" if divisions else "") + (
         f" (the {len(rows)} cheapest or tagged of {len(results)}; a rank missing from # is a result not shown: "
         "atlas.html and data/atlas.csv have all)" if hidden else "")
-    return Table(number, caption, RESULT_COLUMNS, rows, css="atlas-table", csv="atlas")
+    return Table(number, caption, RESULT_COLUMNS, rows, css="atlas-table", csv="atlas", fixed=detail.fixed_tables)
 
 
 def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
@@ -262,7 +265,8 @@ def tip(r: dict) -> str:
                       + (("open division",) if r.get("division") == "open" else ()))
 
 
-def scatter_figure(number: int, round_: str, model: str, results: list[dict], palette: Palette) -> Figure:
+def scatter_figure(number: int, round_: str, model: str, results: list[dict], palette: Palette,
+                   cache: ChartCache = NO_CACHE) -> Figure:
     """Time against cost of every priced result of the group, coloured by accelerator model; the front's
     first points labelled. Where the group has results of both divisions, the open ones are drawn
     hollow and the front is the closed division's (open results are ranked apart)."""
@@ -288,5 +292,5 @@ def scatter_figure(number: int, round_: str, model: str, results: list[dict], pa
     else:
         words = ((f", {division} division" if division else "") + ": time against cost to train of each priced result "
                  "on its cheapest instance, coloured by accelerator model. Ringed points are the Pareto front.")
-    return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt,
+    return Figure(number, cache.svg(charts.pareto_chart, points, chart_id(number), alt), alt,
                   f"{model_name(model)}, {round_}" + words)

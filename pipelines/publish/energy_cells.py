@@ -13,7 +13,8 @@ from pipelines.publish import charts, numbers as fmt
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Figure, chart_id
 
-ENERGY_COLUMNS = (Column("Energy per run", numeric=True, css="wrap"), Column("Emissions per run", numeric=True, css="wrap"))
+ENERGY_COLUMNS = (Column("Energy per run", numeric=True, css="wrap", width="8%"),
+                  Column("Emissions per run", numeric=True, css="wrap", width="10%"))
 
 
 def energy_footnote(r: dict) -> str:

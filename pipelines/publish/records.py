@@ -69,6 +69,7 @@ class Column:
     css: str = ""  # how the cells wrap: "system", "file", "hash", "small", "wrap" (a number with words)
     short: str | None = None  # the label beside each cell when a phone shows rows as cards (Table.cards)
     facet: str | None = None  # the web filter this column's text feeds ("Round", "Division"): declaring it adds the filter
+    width: str | None = None  # its share of the printed table's width ("12%"), used when the table is printed fixed
 
 
 # The web edition's filters, in this order when a table has several; a facet not listed here (a new
@@ -105,6 +106,13 @@ class Table:
     cards: bool = False  # on a phone, one card per row: each cell is labelled with its column
     anchor: str | None = None  # the id of an unnumbered (web-only) table; numbered ones are tab-<number>
     web_only: bool = False  # in the HTML only (its rows travel as JSON), never in print or the PDF
+    # Printed at its columns' widths (table-layout: fixed) instead of widths measured from every cell:
+    # WeasyPrint's measuring was half of the atlas digest's layout time (16 of 29 s). Every column needs a width.
+    fixed: bool = False
+
+    def __post_init__(self):
+        if self.fixed and not all(c.width for c in self.columns):
+            raise ValueError(f"table {self.caption!r} is printed fixed, but not every column has a width")
 
     @property
     def id(self) -> str:
