@@ -192,7 +192,20 @@ def test_unchanged_rounds_are_not_scored_again_and_give_the_same_html(sample_atl
     done = make_atlas(env)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "scored now: none (all unchanged)" in done.stdout
-    assert (folder / "atlas.html").read_bytes() == before
+    assert (folder / "atlas.html").read_bytes() == before  # every chart served from the cache, byte for byte
+    html = _metadata(env, "atlas_html")
+    assert html["charts_drawn"] == 0 and html["charts_reused"] >= 5 and html["charts_pruned"] == 0
+    pdf = _metadata(env, "atlas_pdf")
+    assert pdf["layouts"] == 1 and pdf["pages"] >= 10
+
+
+def _metadata(env: dict, asset: str) -> dict:
+    """The latest materialization's metadata of `asset` in the run's instance (DAGSTER_HOME)."""
+    import dagster as dg
+
+    with dg.DagsterInstance.from_config(env["DAGSTER_HOME"]) as instance:
+        event = instance.get_latest_materialization_event(dg.AssetKey(asset))
+        return {k: v.value for k, v in event.asset_materialization.metadata.items()}
 
 
 def test_quirk_corpus_end_to_end(tmp_path):

@@ -16,7 +16,8 @@ from types import SimpleNamespace as Page
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.render import displaced_footnotes, render_document, row_on_new_page
+from pipelines.publish.render import (displaced_footnotes, lay_out, render_document, row_on_new_page, row_position,
+                                      rows_on_new_page, table_shape)
 from tests.pipeline_runner import BUNDLED_RAW
 
 
@@ -227,3 +228,28 @@ def test_analysis_figures_by_hand(published):
     # 2025-06-01: tests/test_report_wording.py)
     assert "Since 2026-07-20" in text and "AWS p4d.24xlarge unchanged" in text
     assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text
+
+
+def test_rows_started_on_a_new_page_are_named_and_can_be_started_again():
+    html = ('<table id="tab-1"><thead><tr><th>h</th></tr></thead><tbody><tr class="a"><td>x</td></tr>'
+            '<tr class="b"><td>y<span class="fncall" id="fncall-3"></span></td></tr></tbody></table>'
+            '<table id="tab-2"><tbody><tr><td>z</td></tr></tbody></table>')
+    moved = row_on_new_page(html, 'id="fncall-3"')
+    assert rows_on_new_page(moved) == ("tab-1/1",)  # body row 1 (from 0) of tab-1; the header row is not counted
+    assert row_position(html, "tab-1/1") == html.index('<tr class="b">')
+    assert row_position(html, "tab-2/0") == html.index("<tr><td>z")
+    assert [row_position(html, ref) for ref in ("tab-1/2", "tab-9/0", "tab-1/x")] == [None, None, None]
+    # the shape: table ids and rows, not their text (a new price keeps it, a new row does not)
+    assert table_shape(html) == table_shape(html.replace(">x<", ">$18.00<"))
+    assert table_shape(html) != table_shape(html.replace("<tbody><tr><td>z", "<tbody><tr><td>w</td></tr><tr><td>z"))
+
+
+def test_a_layout_starts_the_rows_it_is_given_on_new_pages():
+    rows = "".join(f'<tr><td id="cell-{i}">row {i}</td></tr>' for i in range(6))
+    html = f'<html lang="en"><body><table id="tab-1"><tbody>{rows}</tbody></table></body></html>'
+    plain = lay_out(html)
+    assert (len(plain.document.pages), plain.breaks, plain.layouts) == (1, (), 1)
+    laid = lay_out(html, breaks=("tab-1/4", "tab-7/0"))  # a row of a table the document lacks is ignored
+    page_of = {a: n for n, page in enumerate(laid.document.pages) for a in page.anchors}
+    assert (page_of["cell-3"], page_of["cell-4"], page_of["cell-5"]) == (0, 1, 1)
+    assert (laid.breaks, laid.layouts) == (("tab-1/4",), 1)

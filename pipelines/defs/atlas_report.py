@@ -28,17 +28,21 @@ def _price_date(settings: PipelineSettings):
              kinds=("html", "jinja"), pool=None)
 def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from pipelines.publish.atlas_rounds import WEB
+    from pipelines.publish.chart_cache import ChartCache
 
-    html, price_date = _atlas_page(settings, WEB)
+    cache = ChartCache(settings.chart_cache)
+    html, price_date = _atlas_page(settings, WEB, cache)
     path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
     write_atomic(path, html.encode("utf-8"))
+    pruned = cache.prune()  # the web edition draws every chart the digest does, and more
     return dg.MaterializeResult(metadata={
         "path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode()),
+        "charts_drawn": cache.drawn, "charts_reused": len(cache.used) - cache.drawn, "charts_pruned": pruned,
         "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), price_date) / "atlas.html"))})
 
 
-def _atlas_page(settings: PipelineSettings, detail) -> tuple[str, object]:
-    """The atlas's HTML at the given level of detail, and its price date."""
+def _atlas_page(settings: PipelineSettings, detail, cache) -> tuple[str, object]:
+    """The atlas's HTML at the given level of detail, and its price date; charts drawn through `cache`."""
     from pipelines.publish.atlas_context import build_context
     from pipelines.publish.render import render_html
 
@@ -48,7 +52,7 @@ def _atlas_page(settings: PipelineSettings, detail) -> tuple[str, object]:
         price_date = atlas_price_date(conn)
         stale_after = stale_after_days(conn)
     doc = build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf), detail=detail,
-                        stale_after_days=stale_after)
+                        stale_after_days=stale_after, cache=cache)
     return render_html(doc, "atlas.html.j2"), price_date
 
 
@@ -56,13 +60,27 @@ def _atlas_page(settings: PipelineSettings, detail) -> tuple[str, object]:
              "and model; the web edition (atlas_html) has every chart and result.", kinds=("pdf",), pool=None)
 def atlas_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from pipelines.publish.atlas_rounds import DIGEST
-    from pipelines.publish.render import render_pdf
+    from pipelines.publish.chart_cache import ChartCache
+    from pipelines.publish.render import print_pdf_apart, table_shape
 
-    html, price_date = _atlas_page(settings, DIGEST)
-    pdf = render_pdf(html, created=price_date)
+    html, price_date = _atlas_page(settings, DIGEST, ChartCache(settings.chart_cache))
+    shape = table_shape(html)
+    printed = print_pdf_apart(html, price_date, _previous_breaks(context, shape))
     path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.pdf"
-    write_atomic(path, pdf)
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(pdf)})
+    write_atomic(path, printed.pdf)
+    return dg.MaterializeResult(metadata={
+        "path": dg.MetadataValue.path(str(path)), "bytes": len(printed.pdf), "pages": printed.pages,
+        "layouts": printed.layouts, "table_shape": shape, "rows_on_new_page": dg.MetadataValue.json(list(printed.breaks))})
+
+
+def _previous_breaks(context: dg.AssetExecutionContext, shape: str) -> tuple[str, ...]:
+    """The rows the last atlas PDF started on a new page, when its tables had the same shape (a price
+    change keeps it): laid out with them at once, the digest usually needs one layout, not two."""
+    event = context.instance.get_latest_materialization_event(context.asset_key)
+    metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
+    if "table_shape" not in metadata or metadata["table_shape"].value != shape or "rows_on_new_page" not in metadata:
+        return ()
+    return tuple(str(ref) for ref in metadata["rows_on_new_page"].value)
 
 
 @atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "

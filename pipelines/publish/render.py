@@ -7,8 +7,12 @@ so no local file and no network URL is ever read while rendering.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from datetime import date, datetime, time, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -16,6 +20,7 @@ from urllib.parse import unquote, urlparse
 import jinja2
 from markupsafe import Markup, escape
 from weasyprint import HTML
+from weasyprint.document import Document
 from weasyprint.urls import URLFetcher
 
 from pipelines.config import TEMPLATES_DIR
@@ -91,28 +96,52 @@ class TemplatesOnlyFetcher(URLFetcher):
 FOOTNOTE_PASSES = 4  # layouts at most before the last, each moving the rows of displaced notes to new pages
 
 
-def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None):
+@dataclass(frozen=True)
+class Laid:
+    """A laid-out document and the table rows that were made to start a page ("tab-12/3": the body row 3,
+    from 0, of table tab-12), which a later layout of a document of the same shape can take as hints."""
+
+    document: Document
+    breaks: tuple[str, ...]
+    layouts: int
+
+
+def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None,
+            breaks: tuple[str, ...] = ()) -> Laid:
     """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF.
 
     WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's
     footnote area and prints those notes pages later. Where that happened, the rows that call the
     first such note of each page start a new page, all in one go, and the document is laid out
-    again (each layout of the atlas's digest takes half a minute: one extra pass, not one per note)."""
+    again (each layout of the atlas's digest takes a quarter of a minute: one extra pass, not one per
+    note). `breaks`: rows to start a page from the first layout on (the rows a previous layout of the
+    same document moved: with them one layout usually suffices). Every layout returned is checked."""
     printed = for_print(html)
+    for ref in breaks:
+        printed = _break_before(printed, row_position(printed, ref))
     fetcher = fetcher or TemplatesOnlyFetcher(templates)
+
+    def layout(text: str) -> Document:
+        return HTML(string=text, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
+
     moved: set[int] = set()
-    for _ in range(FOOTNOTE_PASSES):
-        document = HTML(string=printed, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
+    for layouts in range(1, FOOTNOTE_PASSES + 1):
+        document = layout(printed)
         notes = [n for n in displaced_footnotes(document) if n not in moved]  # a moved row that did not help stays
         fixed = printed
         for note in notes:
             fixed = row_on_new_page(fixed, f'id="fncall-{note}"')
         if fixed == printed:  # nothing displaced, or no call in a table row: another layout would be the same
-            return document
+            return Laid(document, rows_on_new_page(printed), layouts)
         moved.update(notes)
         printed = fixed
         del document  # its pages go before the next layout makes new ones (memory: one layout at a time)
-    return HTML(string=printed, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
+    return Laid(layout(printed), rows_on_new_page(printed), FOOTNOTE_PASSES + 1)
+
+
+def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> Document:
+    """The laid-out document of `html` (see lay_out)."""
+    return lay_out(html, templates, fetcher).document
 
 
 def displaced_footnotes(document) -> list[int]:
@@ -131,6 +160,7 @@ def displaced_footnotes(document) -> list[int]:
 
 
 _PAGE_BREAK = '<tr style="break-before: page"'
+_TABLE = re.compile(r'<table id="([^"]+)"')
 
 
 def row_on_new_page(html: str, marker: str) -> str:
@@ -138,17 +168,85 @@ def row_on_new_page(html: str, marker: str) -> str:
     or when the row starts one already)."""
     at = html.find(marker)
     row = html.rfind("<tr", 0, at)
-    if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row or html.startswith(_PAGE_BREAK, row):
+    if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row:
+        return html
+    return _break_before(html, row)
+
+
+def _break_before(html: str, row: int | None) -> str:
+    if row is None or html.startswith(_PAGE_BREAK, row):
         return html
     return html[:row] + _PAGE_BREAK + html[row + 3:]
 
 
+def row_position(html: str, ref: str) -> int | None:
+    """Where the row `ref` ("<table id>/<body row from 0>") starts in `html`; None when it has no such row."""
+    table, _, index = ref.rpartition("/")
+    at = html.find(f'<table id="{table}"')
+    body = html.find("<tbody>", at)
+    end = html.find("</table>", at)
+    if at < 0 or body < 0 or not index.isdigit() or body > end:
+        return None
+    row = body
+    for _ in range(int(index) + 1):
+        row = html.find("<tr", row + 1)
+        if row < 0 or row > end:
+            return None
+    return row
+
+
+def rows_on_new_page(html: str) -> tuple[str, ...]:
+    """The rows that `row_on_new_page` made start a page, as references for `row_position`."""
+    refs = []
+    for found in re.finditer(re.escape(_PAGE_BREAK), html):
+        tables = list(_TABLE.finditer(html, 0, found.start()))
+        if tables:
+            body = html.find("<tbody>", tables[-1].end())
+            refs.append(f"{tables[-1].group(1)}/{html.count('<tr', body, found.start())}")
+    return tuple(refs)
+
+
+def table_shape(html: str) -> str:
+    """A digest of the tables' ids and rows: two documents of the same shape move the same rows (hints
+    are used only between them)."""
+    return hashlib.sha256("".join(m.group(0) for m in re.finditer(r'<table id="[^"]+"|<tr\b', html)).encode()).hexdigest()
+
+
 def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:
     """A tagged PDF (PDF/UA-1); its creation date is fixed to `created` so the bytes repeat."""
-    rendered = render_document(html, templates, fetcher)
+    return pdf_bytes(lay_out(html, templates, fetcher).document, created)
+
+
+def pdf_bytes(document: Document, created: date) -> bytes:
+    """The laid-out document as a tagged PDF (PDF/UA-1) dated `created`."""
     stamp = datetime.combine(created, time(0, 0), tzinfo=timezone.utc).isoformat()
-    rendered.metadata.created = stamp
-    rendered.metadata.modified = stamp
+    document.metadata.created = stamp
+    document.metadata.modified = stamp
     buffer = io.BytesIO()
-    rendered.write_pdf(buffer, pdf_variant="pdf/ua-1")
+    document.write_pdf(buffer, pdf_variant="pdf/ua-1")
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A tagged PDF and how it was laid out (Laid's breaks and layouts, its page count)."""
+
+    pdf: bytes
+    breaks: tuple[str, ...]
+    layouts: int
+    pages: int
+
+
+def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:
+    """`html` laid out (with `breaks` as hints: see lay_out) and written as a tagged PDF dated `created`."""
+    laid = lay_out(html, breaks=breaks)
+    return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages))
+
+
+def print_pdf_apart(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:
+    """print_pdf in a fresh process of its own ("spawn": it shares nothing with the caller). Laying out a
+    hundred pages takes WeasyPrint some 200 MiB, which a Python process keeps once it has it; a process
+    that ends gives it back, and the caller's own memory (the web edition's charts and tables) never
+    adds to it. Issue 13's goal: the atlas build under 500 MiB in every process."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(print_pdf, html, created, breaks).result()
