@@ -128,9 +128,10 @@ class AtlasState:
         return len(self.opened.read_text().splitlines())
 
     def new_price(self) -> None:
-        (self.root / "raw" / "prices" / "on_demand_2025-09-01.csv").write_text(
+        # after the newest bundled snapshot (2026-08-20), so the new price is the one in force
+        (self.root / "raw" / "prices" / "on_demand_2026-09-01.csv").write_text(
             "provider,region,instance_type,usd_per_hour,as_of,source\n"
-            "aws,us-east-1,p4d.24xlarge,18.00,2025-09-01,bench: a price-only change\n")
+            "aws,us-east-1,p4d.24xlarge,18.00,2026-09-01,bench: a price-only change\n")
 
 
 def measure_make_atlas(root: Path, scratch: Path) -> list[dict]:
