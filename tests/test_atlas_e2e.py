@@ -194,7 +194,8 @@ def test_unchanged_rounds_are_not_scored_again_and_give_the_same_html(sample_atl
     assert "scored now: none (all unchanged)" in done.stdout
     assert (folder / "atlas.html").read_bytes() == before  # every chart served from the cache, byte for byte
     html = _metadata(env, "atlas_html")
-    assert html["charts_drawn"] == 0 and html["charts_reused"] >= 5 and html["charts_pruned"] == 0
+    charts = before.decode("utf-8").count('class="chart-svg"')
+    assert charts >= 2 and (html["charts_drawn"], html["charts_reused"], html["charts_pruned"]) == (0, charts, 0)
     pdf = _metadata(env, "atlas_pdf")
     assert pdf["layouts"] == 1 and pdf["pages"] >= 10
 

@@ -48,6 +48,9 @@ RULES_PACKAGE = "mlperf_logging.compliance_checker"
 _CONFIG_NAME = re.compile(r"^training_\d+\.\d+\.\d+/[A-Za-z0-9_.-]+\.yaml$")
 
 
+TOKEN = ":::MLLOG "  # what starts every record of an MLPerf log line (the official parser's token)
+
+
 @dataclass(slots=True)
 class LogLine:
     """One :::MLLOG record as the official parser builds it (mutable: BEGIN code copies and edits lines)."""

@@ -31,9 +31,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from pipelines.ingest.mlperf_compliance import LogLine
+from pipelines.ingest.mlperf_compliance import TOKEN, LogLine
 
-TOKEN = ":::MLLOG "
 NOT_CONVERGED = 1e9  # what the official reader counts for a run that did not converge
 _SAMPLE_COUNT_BENCHMARKS = frozenset({"llama2_70b_lora", "flux1", "llama31_405b", "llama31_8b", "gpt_oss_20b",
                                       "deepseekv3_671b", "qwen35_397b_grpo"})

@@ -37,11 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_compliance import LogLine, OfficialCrash, check
+from pipelines.ingest.mlperf_compliance import TOKEN, LogLine, OfficialCrash, check
 from pipelines.ingest.mlperf_convergence import FileReading, Unreadable, read_file
 from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
 
-TOKEN = ":::MLLOG "
 _DECODER = json.JSONDecoder()
 _SHOWN_MESSAGES = 3  # of the checker's messages in a run's reason, each cut to _MESSAGE_CHARS
 _MESSAGE_CHARS = 160

@@ -75,8 +75,8 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_bytes
+from pipelines.ingest.mlperf_compliance import TOKEN
 
-TOKEN = ":::MLLOG "
 START, STOP = "power_measurement_start", "power_measurement_stop"
 READING, EFFICIENCY, ESTIMATE = "power_reading", "conversion_eff", "interconnect_power_est"
 _KEYS = frozenset({START, STOP, READING, EFFICIENCY, ESTIMATE})
