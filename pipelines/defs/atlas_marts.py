@@ -73,10 +73,10 @@ def atlas_asset(name: str, deps: list[str], description: str, kinds=("duckdb",),
     return register
 
 
-def atlas_multi_asset(specs: list[tuple[str, list[str], str]], kinds=("duckdb",)):
-    """Register one step that makes several atlas tables at once: [(name, deps, description)]."""
+def atlas_multi_asset(specs: list[tuple[str, list[str], str]], kinds=("duckdb",), pool: str | None = POOL):
+    """Register one step that makes several atlas assets at once: [(name, deps, description)]."""
     def register(fn):
-        _ATLAS_ASSETS.append((dict(specs=specs, kinds=set(kinds)), fn))
+        _ATLAS_ASSETS.append((dict(specs=specs, kinds=set(kinds), pool=pool), fn))
         return fn
     return register
 
@@ -88,7 +88,7 @@ def atlas_assets() -> list[dg.AssetsDefinition]:
     def make(spec: dict, fn) -> dg.AssetsDefinition:
         if "specs" not in spec:
             return dg.asset(**spec, automation_condition=automation)(fn)
-        return dg.multi_asset(group_name="atlas", pool=POOL, specs=[
+        return dg.multi_asset(group_name="atlas", pool=spec["pool"], specs=[
             dg.AssetSpec(name, deps=deps, description=description, kinds=spec["kinds"], automation_condition=automation)
             for name, deps, description in spec["specs"]])(fn)
     return [make(spec, fn) for spec, fn in _ATLAS_ASSETS]

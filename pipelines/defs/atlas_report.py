@@ -4,7 +4,8 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
-from pipelines.defs.atlas_marts import ATLAS_TABLES, atlas_asset, atlas_assets, atlas_price_date, stale_after_days
+from pipelines.defs.atlas_marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
+                                       stale_after_days)
 from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
 from pipelines.defs.resources import PipelineSettings
 from pipelines.publish.from_marts import generated_on
@@ -23,60 +24,64 @@ def _price_date(settings: PipelineSettings):
         return atlas_price_date(conn)
 
 
-@atlas_asset("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to "
-             "the run's build folder.",
-             kinds=("html", "jinja"), pool=None)
-def atlas_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    from pipelines.publish.atlas_rounds import WEB
+@atlas_multi_asset([
+    ("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to the "
+     "run's build folder. Charts are drawn once per content (publish/chart_cache.py)."),
+    ("atlas_pdf", ATLAS_TABLES, "The atlas's digest as a tagged PDF (WeasyPrint): the cheapest results per round and "
+     "model; the web edition (atlas_html) has every chart and result."),
+], kinds=("html", "pdf", "jinja"), pool=None)
+def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSettings):
+    """Both editions in one step, side by side: the digest is laid out and written in a process of its
+    own (render.pdf_process) while this one draws the web edition's charts, so on two cores the step
+    takes about as long as the PDF alone."""
+    from pipelines.publish.atlas_rounds import DIGEST, WEB
     from pipelines.publish.chart_cache import ChartCache
+    from pipelines.publish.render import pdf_process, print_pdf, table_shape
 
     cache = ChartCache(settings.chart_cache)
-    html, price_date = _atlas_page(settings, WEB, cache)
-    path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.html"
-    write_atomic(path, html.encode("utf-8"))
+    inputs = _atlas_inputs(settings)
+    digest = _atlas_page(inputs, DIGEST, cache)
+    shape = table_shape(digest)
+    folder = build_dir(_atlas_reports(settings), context.run.run_id)
+    with pdf_process() as pool:
+        pending = pool.submit(print_pdf, digest, inputs["price_date"], _previous_breaks(context, shape))
+        web = _atlas_page(inputs, WEB, cache).encode("utf-8")
+        write_atomic(folder / "atlas.html", web)
+        printed = pending.result()
+    write_atomic(folder / "atlas.pdf", printed.pdf)
     pruned = cache.prune()  # the web edition draws every chart the digest does, and more
-    return dg.MaterializeResult(metadata={
-        "path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode()),
+    yield dg.MaterializeResult(asset_key="atlas_html", metadata={
+        "path": dg.MetadataValue.path(str(folder / "atlas.html")), "bytes": len(web),
         "charts_drawn": cache.drawn, "charts_reused": len(cache.used) - cache.drawn, "charts_pruned": pruned,
-        "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), price_date) / "atlas.html"))})
+        "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), inputs["price_date"]) / "atlas.html"))})
+    yield dg.MaterializeResult(asset_key="atlas_pdf", metadata={
+        "path": dg.MetadataValue.path(str(folder / "atlas.pdf")), "bytes": len(printed.pdf), "pages": printed.pages,
+        "layouts": printed.layouts, "table_shape": shape, "rows_on_new_page": dg.MetadataValue.json(list(printed.breaks))})
 
 
-def _atlas_page(settings: PipelineSettings, detail, cache) -> tuple[str, object]:
-    """The atlas's HTML at the given level of detail, and its price date; charts drawn through `cache`."""
+def _atlas_inputs(settings: PipelineSettings) -> dict:
+    """What both editions are built from: the atlas's tables, its price date and stale age, the corpus folder."""
+    mlperf = mlperf_dir_or_fail(settings)
+    with settings.connect() as conn:
+        return {"tables": {name: read_table(conn, name) for name in ATLAS_TABLES}, "price_date": atlas_price_date(conn),
+                "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf)}
+
+
+def _atlas_page(inputs: dict, detail, cache) -> str:
+    """The atlas's HTML at the given level of detail, its charts drawn through `cache`."""
     from pipelines.publish.atlas_context import build_context
     from pipelines.publish.render import render_html
 
-    mlperf = mlperf_dir_or_fail(settings)
-    with settings.connect() as conn:
-        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
-        price_date = atlas_price_date(conn)
-        stale_after = stale_after_days(conn)
-    doc = build_context(tables, price_date=price_date, generated_on=generated_on(), mlperf_dir=str(mlperf), detail=detail,
-                        stale_after_days=stale_after, cache=cache)
-    return render_html(doc, "atlas.html.j2"), price_date
-
-
-@atlas_asset("atlas_pdf", ATLAS_TABLES, "The atlas's digest as a tagged PDF (WeasyPrint): the cheapest results per round "
-             "and model; the web edition (atlas_html) has every chart and result.", kinds=("pdf",), pool=None)
-def atlas_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    from pipelines.publish.atlas_rounds import DIGEST
-    from pipelines.publish.chart_cache import ChartCache
-    from pipelines.publish.render import print_pdf_apart, table_shape
-
-    html, price_date = _atlas_page(settings, DIGEST, ChartCache(settings.chart_cache))
-    shape = table_shape(html)
-    printed = print_pdf_apart(html, price_date, _previous_breaks(context, shape))
-    path = build_dir(_atlas_reports(settings), context.run.run_id) / "atlas.pdf"
-    write_atomic(path, printed.pdf)
-    return dg.MaterializeResult(metadata={
-        "path": dg.MetadataValue.path(str(path)), "bytes": len(printed.pdf), "pages": printed.pages,
-        "layouts": printed.layouts, "table_shape": shape, "rows_on_new_page": dg.MetadataValue.json(list(printed.breaks))})
+    doc = build_context(inputs["tables"], price_date=inputs["price_date"], generated_on=generated_on(),
+                        mlperf_dir=inputs["mlperf_dir"], detail=detail, stale_after_days=inputs["stale_after_days"],
+                        cache=cache)
+    return render_html(doc, "atlas.html.j2")
 
 
 def _previous_breaks(context: dg.AssetExecutionContext, shape: str) -> tuple[str, ...]:
     """The rows the last atlas PDF started on a new page, when its tables had the same shape (a price
     change keeps it): laid out with them at once, the digest usually needs one layout, not two."""
-    event = context.instance.get_latest_materialization_event(context.asset_key)
+    event = context.instance.get_latest_materialization_event(dg.AssetKey("atlas_pdf"))
     metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
     if "table_shape" not in metadata or metadata["table_shape"].value != shape or "rows_on_new_page" not in metadata:
         return ()

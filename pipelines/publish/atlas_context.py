@@ -231,9 +231,9 @@ def trend_chart(number: int, trend: pl.DataFrame, rounds: list[str], palette: Pa
                   "range), coloured by the accelerator of the cheapest configuration.", css="wide")
 
 
-TREND_COLUMNS = (Column("Benchmark model", header=True, width="15%"), Column("Round", facet="Round", width="6%"),
-                 Column("Cheapest cost", numeric=True, width="9%"), Column("Change", numeric=True, width="7%"),
-                 Column("Result", css="system", width="17%"), Column("Instances", width="17%"),
+TREND_COLUMNS = (Column("Benchmark model", header=True, width="15%"), Column("Round", facet="Round", width="7%"),
+                 Column("Cheapest cost", numeric=True, width="9%"), Column("Change", numeric=True, width="8%"),
+                 Column("Result", css="system", width="16%"), Column("Instances", width="16%"),
                  Column("Time", numeric=True, width="9%"), Column("Quality target", width="20%"))
 
 
@@ -281,9 +281,9 @@ def unpriced_section(number: int, unpriced: pl.DataFrame, numbering: Numbering, 
 
 
 INSTANCE_COLUMNS = (Column("Instance", header=True, width="15%"), Column("Accelerators", width="12%"),
-                    Column("Billed per", width="7%"), Column("USD per hour", numeric=True, width="9%"),
+                    Column("Billed per", width="8%"), Column("USD per hour", numeric=True, width="9%"),
                     Column("Region, as of", width="11%"), Column("Certainty", width="11%"),
-                    Column("Source", css="small", width="35%"))
+                    Column("Source", css="small", width="34%"))
 
 
 def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date,

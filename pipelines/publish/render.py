@@ -243,10 +243,9 @@ def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed
     return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages))
 
 
-def print_pdf_apart(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:
-    """print_pdf in a fresh process of its own ("spawn": it shares nothing with the caller). Laying out a
-    hundred pages takes WeasyPrint some 200 MiB, which a Python process keeps once it has it; a process
-    that ends gives it back, and the caller's own memory (the web edition's charts and tables) never
-    adds to it. Issue 13's goal: the atlas build under 500 MiB in every process."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(print_pdf, html, created, breaks).result()
+def pdf_process() -> ProcessPoolExecutor:
+    """A fresh process of its own for print_pdf ("spawn": it shares nothing with the caller), which the
+    caller can keep busy meanwhile. Laying out a hundred pages takes WeasyPrint a few hundred MiB,
+    which a Python process keeps once it has them; a process that ends gives them back, and the
+    caller's own memory (the web edition's charts and tables) never adds to them."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
