@@ -36,14 +36,15 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     takes about as long as the PDF alone."""
     from pipelines.publish.atlas_rounds import DIGEST, WEB
     from pipelines.publish.chart_cache import ChartCache
-    from pipelines.publish.render import pdf_process, print_pdf, table_shape
+    from pipelines.publish.render import for_print, pdf_process, print_pdf, table_shape
 
     cache = ChartCache(settings.chart_cache)
-    inputs = _atlas_inputs(settings)
-    digest = _atlas_page(inputs, DIGEST, cache)
-    shape = table_shape(digest)
     folder = build_dir(_atlas_reports(settings), context.run.run_id)
     with pdf_process() as pool:
+        pool.submit(for_print, "")  # the process starts and imports WeasyPrint while the digest is built
+        inputs = _atlas_inputs(settings)
+        digest = _atlas_page(inputs, DIGEST, cache)
+        shape = table_shape(digest)
         pending = pool.submit(print_pdf, digest, inputs["price_date"], _previous_breaks(context, shape))
         web = _atlas_page(inputs, WEB, cache).encode("utf-8")
         write_atomic(folder / "atlas.html", web)
