@@ -88,30 +88,45 @@ def write_frame(conn: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame)
     return _in_transaction(conn, name, {"frame_in": frame}, frame=True)
 
 
-def _in_transaction(conn: duckdb.DuckDBPyConnection, name: str, inputs: dict[str, Input], frame: bool = False) -> int:
-    """sql/**/<name>.sql (or, for a frame, the frame as it is) run over the inputs in one transaction."""
+def query(conn: duckdb.DuckDBPyConnection, name: str, **inputs: Input) -> pl.DataFrame:
+    """Run sql/**/<name>.sql, one SELECT over the inputs given as views (as for create_table), as a frame.
+    Works on a read-only connection: frames are registered, not created."""
+    with _views(conn, inputs):
+        return conn.sql(sql_text(name)).pl()
+
+
+@contextmanager
+def _views(conn: duckdb.DuckDBPyConnection, inputs: dict[str, Input]) -> Iterator[None]:
+    """The inputs visible under their names while the block runs."""
     for view, value in inputs.items():
         if isinstance(value, duckdb.DuckDBPyRelation):
             value.create_view(view, replace=True)
         else:
             conn.register(view, value.to_arrow())
     try:
-        conn.execute("begin transaction")
-        if frame:
-            conn.execute(f"create or replace table {name} as select * from frame_in")
-        else:
-            conn.execute(sql_text(name))
-        kill_point(f"table:{name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
-        conn.execute("commit")
-    except Exception:
-        conn.execute("rollback")
-        raise
+        yield
     finally:
         for view, value in inputs.items():
             if isinstance(value, duckdb.DuckDBPyRelation):
                 conn.execute(f"drop view if exists {view}")
             else:
                 conn.unregister(view)
+
+
+def _in_transaction(conn: duckdb.DuckDBPyConnection, name: str, inputs: dict[str, Input], frame: bool = False) -> int:
+    """sql/**/<name>.sql (or, for a frame, the frame as it is) run over the inputs in one transaction."""
+    with _views(conn, inputs):
+        try:
+            conn.execute("begin transaction")
+            if frame:
+                conn.execute(f"create or replace table {name} as select * from frame_in")
+            else:
+                conn.execute(sql_text(name))
+            kill_point(f"table:{name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
+            conn.execute("commit")
+        except Exception:
+            conn.execute("rollback")
+            raise
     return table_rows(conn, name)
 
 

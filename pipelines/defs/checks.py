@@ -9,7 +9,7 @@ import dagster as dg
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
 from pipelines.ingest.names import unknown_name
-from pipelines.warehouse import sql_text
+from pipelines.warehouse import query
 
 
 def _result(problems: list[str], ok: str) -> dg.AssetCheckResult:
@@ -62,7 +62,8 @@ def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:
         # names first: a misspelled system or benchmark would otherwise read as a missing mapping or result
         problems = _throughput_problems(conn) + _mapping_problems(conn)
         if not problems:
-            problems = [f"{where}: {problem}" for where, problem in conn.sql(sql_text("check_comparison_coverage")).fetchall()]
+            gaps = query(conn, "check_comparison_coverage", report_dates_in=query(conn, "report_dates"))
+            problems = [f"{where}: {problem}" for where, problem in gaps.rows()]
     return _result(problems, "every throughput row and mapping names known things; every compared instance is covered")
 
 

@@ -18,7 +18,7 @@ from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.metrics.pricing_options import apply_discounts, choose_options
-from pipelines.warehouse import create_table, read_table, write_frame
+from pipelines.warehouse import create_table, query, read_table, write_frame
 
 
 def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
@@ -43,7 +43,7 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
                       "snapshot before it.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        create_table(conn, "report_dates")
+        write_frame(conn, "report_dates", query(conn, "report_dates"))  # the query the coverage check runs too
         return _done(conn, "report_dates")
 
 

@@ -1,9 +1,8 @@
 -- What a comparison needs and lacks: one row (where, problem) per gap; no rows means covered.
--- An instance's price in force on a date is its newest price dated on or before that date.
+-- An instance's price in force on a date is its newest price dated on or before that date; the price date is
+-- report_dates_in's (the query of marts/report_dates.sql, run by the check).
 with price_date as (
-    select coalesce((select price_date from stg_report_settings),
-                    (select max(p.as_of) from stg_prices p where p.pricing_model = 'on_demand' and exists (
-                        select 1 from stg_comparisons c where c.provider = p.provider and c.instance_type = p.instance_type))) as d
+    select price_date as d from report_dates_in
 ),
 compared as (
     select distinct c.comparison, c.provider, c.region, c.instance_type, c.benchmark, c.config_path

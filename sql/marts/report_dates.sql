@@ -1,8 +1,9 @@
 -- The report's price date (report.toml, else the newest on-demand snapshot of the compared instances) and the
--- on-demand snapshot of those instances before it ("What changed" compares the two). On demand sets the date: spot and commitment snapshots (which
--- may be newer) count from the date on, as their newest price dated on or before it, but do not move it; nor does
--- a price of an instance the report does not compare (the catalog also serves the atlas).
-create or replace table report_dates as
+-- on-demand snapshot of those instances before it ("What changed" compares the two). On demand sets the date: spot
+-- and commitment snapshots (which may be newer) count from the date on, as their newest price dated on or before it,
+-- but do not move it; nor does a price of an instance the report does not compare (the catalog also serves the atlas).
+-- One query, the one home of this rule: the report_dates mart stores it, the coverage check
+-- (checks/check_comparison_coverage.sql) runs it before the marts exist.
 with compared as (
     select p.* from stg_prices p
     where p.pricing_model = 'on_demand'
@@ -15,4 +16,4 @@ select
     price_date,
     (select max(as_of) from compared where as_of < price_date) as previous_price_date,
     (select min(as_of) from stg_prices) as first_price_date
-from price_date;
+from price_date
