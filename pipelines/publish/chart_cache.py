@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from pipelines.publish import charts, palette, svg
+from pipelines.publish.store import write_atomic
 
 _CODE = (charts, svg, palette)  # the modules whose code decides how a chart looks
 
@@ -54,10 +55,7 @@ class ChartCache:
             return path.read_text(encoding="utf-8")
         drawn = draw(*args)
         self.drawn += 1
-        self.folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(drawn, encoding="utf-8")
-        temporary.replace(path)  # whole files only: a killed build never leaves half a chart under a key
+        write_atomic(path, drawn.encode("utf-8"))  # whole files only: a killed build never leaves half a chart
         return drawn
 
     def prune(self) -> int:
