@@ -16,8 +16,8 @@ from types import SimpleNamespace as Page
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.render import (displaced_footnotes, lay_out, render_document, row_on_new_page, row_position,
-                                      rows_on_new_page, table_shape)
+from pipelines.publish.render import (displaced_footnotes, lay_out, row_on_new_page, row_position, rows_on_new_page,
+                                      table_shape)
 from tests.pipeline_runner import BUNDLED_RAW
 
 
@@ -38,7 +38,7 @@ def published(bundled_run):
 def anchors(published):
     """id -> 1-based page number, from WeasyPrint's layout of the published HTML."""
     html, reader, _ = published
-    document = render_document(html)
+    document = lay_out(html).document
     assert len(document.pages) == len(reader.pages), "the published PDF and a fresh layout differ in page count"
     where = {}
     for number, page in enumerate(document.pages, start=1):

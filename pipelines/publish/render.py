@@ -139,11 +139,6 @@ def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | No
     return Laid(layout(printed), rows_on_new_page(printed), FOOTNOTE_PASSES + 1)
 
 
-def render_document(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> Document:
-    """The laid-out document of `html` (see lay_out)."""
-    return lay_out(html, templates, fetcher).document
-
-
 def displaced_footnotes(document) -> list[int]:
     """The first footnote of each page that is printed on a later page than its call, in page order."""
     page_of: dict[str, int] = {}
