@@ -17,6 +17,7 @@ from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, 
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.corpus_rounds import corpus_rounds
+from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, stored
 from pipelines.metrics import atlas as metrics
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.metrics.price_age import with_price_age
@@ -98,7 +99,8 @@ def atlas_assets() -> list[dg.AssetsDefinition]:
 @input_errors_as_failures
 def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        create_table(conn, "atlas_scores", scores_in=_rounds(conn, settings, "atlas_round_scores"))
+        write_frame(conn, "atlas_scores", stored(_rounds(conn, settings, "atlas_round_scores").pl(), SCORES_SCHEMA,
+                                                 SCORES_ORDER))
         return _done(conn, "atlas_scores", preview=True)
 
 
@@ -106,7 +108,7 @@ def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
 @input_errors_as_failures
 def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        create_table(conn, "atlas_runs", runs_in=_rounds(conn, settings, "atlas_round_runs"))
+        write_frame(conn, "atlas_runs", stored(_rounds(conn, settings, "atlas_round_runs").pl(), RUNS_SCHEMA, RUNS_ORDER))
         return _done(conn, "atlas_runs")
 
 

@@ -7,9 +7,9 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
+from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, score_trees, stored
 from pipelines.ingest.report_config import mlperf_tree_roots
-from pipelines.warehouse import create_table
+from pipelines.warehouse import write_frame
 
 
 def _shown(root: Path, raw: Path) -> str:
@@ -41,7 +41,7 @@ def stg_mlperf(settings: PipelineSettings):
     runs = pl.concat(runs_parts) if runs_parts else pl.DataFrame(schema=RUNS_SCHEMA)
     scores = pl.concat(score_parts) if score_parts else pl.DataFrame(schema=SCORES_SCHEMA | {"tree": pl.Utf8})
     with settings.connect() as conn:
-        create_table(conn, "stg_mlperf_runs", runs_in=runs)
-        create_table(conn, "stg_mlperf_scores", scores_in=scores)
+        write_frame(conn, "stg_mlperf_runs", stored(runs, RUNS_SCHEMA, RUNS_ORDER))
+        write_frame(conn, "stg_mlperf_scores", stored(scores, SCORES_SCHEMA, SCORES_ORDER, "tree"))
         yield dg.MaterializeResult(asset_key="stg_mlperf_runs", metadata=table_metadata(conn, "stg_mlperf_runs"))
         yield dg.MaterializeResult(asset_key="stg_mlperf_scores", metadata=table_metadata(conn, "stg_mlperf_scores", preview=True))

@@ -34,7 +34,8 @@ import polars as pl
 from pipelines.errors import InputError
 from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_rules import RULES
-from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, Task, find_tasks, frame, score_task, submitter_dirs
+from pipelines.ingest.mlperf_tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
+                                         score_task, stored, submitter_dirs)
 from pipelines.ingest.systems_json import parse_system_json
 
 SYSTEMS_SCHEMA = {
@@ -130,9 +131,7 @@ def score_corpus(mlperf_dir: Path, workers: int | None = None, keep_runs: bool =
         if keep_runs:
             run_rows += runs
     scores = _folder_crashes(frame(score_rows, SCORES_SCHEMA))
-    order = ["round", "folder", "system", "benchmark", "benchmark_path"]
-    return (scores.sort(order, nulls_last=True),
-            frame(run_rows, RUNS_SCHEMA).sort("round", "folder", "system", "benchmark", "run_file"),
+    return (stored(scores, SCORES_SCHEMA, SCORES_ORDER), stored(frame(run_rows, RUNS_SCHEMA), RUNS_SCHEMA, RUNS_ORDER),
             frame(system_rows, SYSTEMS_SCHEMA).sort("round", "folder", "system"))
 
 

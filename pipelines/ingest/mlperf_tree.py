@@ -259,6 +259,19 @@ def frame(rows: list[dict], schema: dict) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
+# How scored tables are stored, whichever pipeline scored them (the report's trees: stg_mlperf_*;
+# the atlas's rounds: atlas_*): the schema's columns, types and this row order.
+SCORES_ORDER = ("round", "folder", "system", "benchmark", "benchmark_path")
+RUNS_ORDER = ("round", "folder", "system", "benchmark", "run_file")
+
+
+def stored(table: pl.DataFrame, schema: dict, order: tuple[str, ...], *extra: str) -> pl.DataFrame:
+    """`table` as it is stored: the schema's columns in its order and types, then the `extra` columns
+    (the report's `tree`), rows sorted by `order` (nulls last)."""
+    columns = [pl.col(name).cast(dtype) for name, dtype in schema.items()] + [pl.col(name) for name in extra]
+    return table.select(columns).sort(list(order), nulls_last=True, maintain_order=True)
+
+
 def score_trees(roots: list[Path], round: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Score every benchmark of every system under ``roots`` (strict mode): (runs frame, scores frame).
 
