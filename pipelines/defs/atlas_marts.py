@@ -15,7 +15,8 @@ from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
 from pipelines.defs.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.accelerators import catalog_rows, normalized_systems
+from pipelines.ingest.accelerators import NORMALIZED_COLUMNS, catalog_rows, normalized_systems
+from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA
 from pipelines.ingest.corpus_rounds import corpus_rounds
 from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, stored
 from pipelines.metrics import atlas as metrics
@@ -120,7 +121,8 @@ def atlas_systems(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         systems = _rounds(conn, settings, "atlas_round_systems").pl()
         catalog = catalog_rows(read_table(conn, "stg_accelerators"))
-        create_table(conn, "atlas_systems", systems_in=normalized_systems(systems, catalog))
+        write_frame(conn, "atlas_systems", stored(normalized_systems(systems, catalog), SYSTEMS_SCHEMA | NORMALIZED_COLUMNS,
+                                                  ("round", "folder", "system")))
         return _done(conn, "atlas_systems")
 
 

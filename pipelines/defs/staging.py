@@ -19,9 +19,9 @@ from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
-from pipelines.ingest.systems_json import parse_system_json
+from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
 from pipelines.ingest.tables import check_catalog_links, read_instances, read_mappings, read_throughput
-from pipelines.warehouse import create_table, read_table
+from pipelines.warehouse import create_table, read_table, write_frame
 
 
 def _relative(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFrame:
@@ -193,17 +193,14 @@ def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -
         f for f in _files(settings, "mlperf", "*.json") if f.parent.name == "systems"
     ]
     rows = [parse_system_json(f) for f in files]
-    frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame(
-        schema={k: pl.Utf8 for k in ("system", "system_name", "submitter", "division", "status", "accelerator_model_name",
-                                     "accelerator_memory_capacity", "host_processor_model_name", "host_memory_capacity",
-                                     "framework", "software", "operating_system", "file")}
-        | {k: pl.Int64 for k in ("number_of_nodes", "accelerators_per_node", "accelerators_total", "host_processors_per_node")}
-    )
+    frame = pl.DataFrame(rows, schema=SYSTEM_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SYSTEM_SCHEMA)
     # The same system may come both from systems/ and from a result tree (or two trees): the first
     # wins, systems/ before mlperf/, so a curated copy in systems/ overrides a tree's.
     shadowed = frame.filter(pl.col("system").is_duplicated() & ~pl.col("system").is_first_distinct())
     frame = frame.filter(pl.col("system").is_first_distinct())
-    result = _load(context, settings, "stg_systems", systems_in=_relative(frame, settings.raw))
+    with settings.connect() as conn:  # stored as parsed (SYSTEM_SCHEMA), by system
+        write_frame(conn, "stg_systems", _relative(frame, settings.raw).sort("system"))
+        result = dg.MaterializeResult(metadata=table_metadata(conn, "stg_systems"))
     result.metadata["shadowed_files"] = dg.MetadataValue.md("\n".join(f"- {f}" for f in shadowed["file"]) or "none")
     return result
 

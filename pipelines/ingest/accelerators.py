@@ -135,8 +135,11 @@ def normalize(catalog: list[CatalogRow], name: str | None, memory: str | None = 
     return Accelerator(None, None, None, None)
 
 
+NORMALIZED_COLUMNS = {"accelerator_model": pl.Utf8, "vendor": pl.Utf8, "cloud_model": pl.Utf8, "assumption": pl.Utf8}
+
+
 def normalized_systems(systems: pl.DataFrame, catalog: list[CatalogRow]) -> pl.DataFrame:
-    """Add the catalog's accelerator_model, vendor, cloud_model and assumption to each systems row."""
+    """Add the catalog's NORMALIZED_COLUMNS (accelerator_model, vendor, cloud_model, assumption) to each systems row."""
     found = [normalize(catalog, r["accelerator_model_name"], r["accelerator_memory_capacity"], r["system"])
              for r in systems.select("accelerator_model_name", "accelerator_memory_capacity", "system").iter_rows(named=True)]
     return systems.with_columns(

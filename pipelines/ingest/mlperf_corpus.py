@@ -36,15 +36,10 @@ from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_rules import RULES
 from pipelines.ingest.mlperf_tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
                                          score_task, stored, submitter_dirs)
-from pipelines.ingest.systems_json import parse_system_json
+from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
 
-SYSTEMS_SCHEMA = {
-    "round": pl.Utf8, "folder": pl.Utf8, "system": pl.Utf8, "submitter": pl.Utf8, "system_name": pl.Utf8,
-    "division": pl.Utf8, "status": pl.Utf8, "status_class": pl.Utf8, "number_of_nodes": pl.Int64,
-    "accelerators_per_node": pl.Int64, "accelerators_total": pl.Int64, "accelerator_model_name": pl.Utf8,
-    "accelerator_memory_capacity": pl.Utf8, "host_processor_model_name": pl.Utf8, "framework": pl.Utf8,
-    "software": pl.Utf8, "problem": pl.Utf8, "file": pl.Utf8,
-}
+SYSTEMS_SCHEMA = ({"round": pl.Utf8, "folder": pl.Utf8} | SYSTEM_SCHEMA  # where it was found, what it says
+                  | {"status_class": pl.Utf8, "problem": pl.Utf8})  # how the summarizer classes it; why unusable
 
 _ROUND_DIR = re.compile(r"^training_results_(v\d+\.\d+)$")
 
@@ -84,10 +79,7 @@ def system_row(path: Path, round_: str, folder: str) -> dict:
         row["problem"] = f"systems JSON unusable: {error.where + ': ' if error.where else ''}{error.problem}"
         row["submitter"] = folder
         return row
-    for key in ("system_name", "division", "status", "number_of_nodes", "accelerators_per_node",
-                "accelerators_total", "accelerator_model_name", "accelerator_memory_capacity",
-                "host_processor_model_name", "framework", "software"):
-        row[key] = desc[key]
+    row.update(desc)
     row["submitter"] = desc["submitter"] or folder
     row["status_class"] = quirks.status_class(desc["status"])
     return row

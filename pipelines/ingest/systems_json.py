@@ -15,6 +15,8 @@ import json
 import re
 from pathlib import Path
 
+import polars as pl
+
 from pipelines.errors import InputError
 
 # "CPUName" and "core_count" are template text left in real files (Google v0.7).
@@ -74,6 +76,17 @@ def _software(desc: dict, path: Path) -> str | None:
     return _text(desc, "other_software_stack", path)
 
 
+# What parse_system_json returns, in this order and these types: the report's stg_systems as it is
+# stored, and the systems JSON part of the atlas's rows (mlperf_corpus.SYSTEMS_SCHEMA).
+SYSTEM_SCHEMA = {
+    "system": pl.Utf8, "system_name": pl.Utf8, "submitter": pl.Utf8, "division": pl.Utf8, "status": pl.Utf8,
+    "number_of_nodes": pl.Int64, "accelerators_per_node": pl.Int64, "accelerators_total": pl.Int64,
+    "accelerator_model_name": pl.Utf8, "accelerator_memory_capacity": pl.Utf8, "host_processor_model_name": pl.Utf8,
+    "host_processors_per_node": pl.Int64, "host_memory_capacity": pl.Utf8, "framework": pl.Utf8, "software": pl.Utf8,
+    "operating_system": pl.Utf8, "file": pl.Utf8,
+}
+
+
 def parse_system_json(path: Path) -> dict:
     """One systems JSON -> a flat dict of the fields the report uses (see module docstring)."""
     path = Path(path)
@@ -106,8 +119,4 @@ def parse_system_json(path: Path) -> dict:
         software=_software(desc, path),
         file=str(path),
     )
-    order = ("system", "system_name", "submitter", "division", "status", "number_of_nodes",
-             "accelerators_per_node", "accelerators_total", "accelerator_model_name",
-             "accelerator_memory_capacity", "host_processor_model_name", "host_processors_per_node",
-             "host_memory_capacity", "framework", "software", "operating_system", "file")
-    return {key: result[key] for key in order}
+    return {key: result[key] for key in SYSTEM_SCHEMA}
