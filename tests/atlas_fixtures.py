@@ -108,6 +108,10 @@ def quirk_corpus(root: Path) -> Path:
     # an accelerator no cloud instance has
     system(v10, "Ipu", "ipu_sys", accelerator_model_name="Graphcore IPU GC200", accelerator_memory_capacity="32GB")
     write_logs(v10 / "Ipu/results/ipu_sys/resnet", resnet_logs())
+    # division "close" (PCL v1.0): a closed result to the summarizer, scored (25.0), but its RCP
+    # columns (batch size, samples to converge) want "closed" to the letter, so it has none
+    system(v10, "Pcl", "pcl_close", division="close")
+    write_logs(v10 / "Pcl/results/pcl_close/resnet", resnet_logs([23.0, 24.0, 25.0, 26.0, 27.0]))
     # an open-division result
     system(v10, "Acme", "acme_open", division="open")
     write_logs(v10 / "Acme/results/acme_open/resnet", resnet_logs([20.0, 21.0, 22.0, 23.0, 24.0], division="open"))

@@ -28,7 +28,7 @@ from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
 from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA, score_corpus
-from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA
+from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION
 
 MLPERF_ROUNDS = dg.DynamicPartitionsDefinition(name="mlperf_rounds")
 CORPUS = "mlperf_corpus"  # the observable source asset standing for MLPERF_DIR
@@ -41,10 +41,11 @@ ROUND_KEYS = [dg.AssetKey(name) for name in ROUND_TABLES]
 NOT_SET = "MLPERF_DIR is not set: the atlas needs the folder holding the training_results_vX.Y trees " \
           "(make atlas MLPERF_DIR=<folder>, python -m pipelines.cli atlas --mlperf-dir <folder>, " \
           "or set it for `make ui`)"
-# The stored tables' columns: a round stored before a column was added (say the measured energy)
-# is stale, and scored again, like a round whose files changed.
-TABLES_VERSION = hashlib.sha256(json.dumps(
-    [list(schema) for schema in (SCORES_SCHEMA, RUNS_SCHEMA, SYSTEMS_SCHEMA)]).encode()).hexdigest()[:12]
+# The stored tables' columns and the scoring's revision: a round stored before a column was added
+# (say the measured energy), or scored by rules since corrected, is stale and scored again, like a
+# round whose files changed.
+TABLES_VERSION = hashlib.sha256(json.dumps([SCORING_REVISION] + [
+    list(schema) for schema in (SCORES_SCHEMA, RUNS_SCHEMA, SYSTEMS_SCHEMA)]).encode()).hexdigest()[:12]
 
 
 def scored_version(round_dir: Path) -> str:

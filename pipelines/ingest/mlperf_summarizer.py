@@ -70,6 +70,9 @@ class OfficialSystem:
     skipped: str | None = None  # the summarizer skips the system's benchmarks (no score, no crash)
     crash: str | None = None  # the summarizer raises on it and stops on the submitter folder
     number_of_nodes: int | None = None  # a whole number of nodes, else None (the power rules: every node logs)
+    # The tool writes its RCP columns (GBS, samples to converge) where the field reads "closed" to the
+    # letter: not for "close" (v0.7 and v1.0 PCL spell it so), which it otherwise takes for closed.
+    rcp_columns: bool = False
 
 
 def olympic_mean(times: list[float], failures: int, max_failures: int) -> float | None:
@@ -148,7 +151,8 @@ def official_system(path: Path) -> OfficialSystem:
             values = ", ".join(f"{name}={desc[name]!r}" for name in fields)
             return OfficialSystem(division, submitter,
                                   crash=f"systems JSON {path.name} ({values}): {type(error).__name__}: {error}")
-    return OfficialSystem(division, submitter, number_of_nodes=_whole(desc.get("number_of_nodes")))
+    return OfficialSystem(division, submitter, number_of_nodes=_whole(desc.get("number_of_nodes")),
+                          rcp_columns=raw == "closed")
 
 
 def _whole(value: object) -> int | None:

@@ -23,7 +23,8 @@ the official tool raises instead of answering (mlperf_corpus says which other en
 submitter folder that takes down).
 
 Division: ``closed`` or ``open`` from the systems JSON's ``division`` (the summarizer prints that
-field; three v0.7 files spell it ``close``: closed). An entry without one (no systems JSON, no
+field; v0.7 and v1.0 files spell it ``close``: closed, though the tool's GBS and samples to
+converge need ``closed`` to the letter). An entry without one (no systems JSON, no
 such field, another value) has division None; the summarizer gives no score to the first two
 (it skips a system without JSON and stops on one without the field), so such an entry is never
 ranked among scored results.
@@ -92,6 +93,7 @@ class Task:
     system_skipped: str | None = None  # why the official summarizer skips the system
     system_crash: str | None = None  # why it stops on the system
     number_of_nodes: int | None = None  # the systems JSON's, to check that every node has a power log
+    rcp_columns: bool = False  # does the official summarizer report GBS and samples to converge? (OfficialSystem)
 
 
 def _throughput(rule: BenchmarkRule, runs: list[RunResult]) -> dict:
@@ -109,7 +111,8 @@ BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = 
 def _convergence(task: Task, rule: BenchmarkRule, runs: list[RunResult]) -> dict:
     """Global batch size and samples to converge as the official summarizer's detailed CSV gives them
     (mlperf_convergence), and the latter in training samples (mlperf_rules.training_samples)."""
-    division = task.division if task.official_reads else None  # a folder the tool does not read: neither
+    # a folder the tool does not read, or a division not spelled "closed": neither
+    division = task.division if task.official_reads and task.rcp_columns else None
     found = folder_convergence([run.convergence for run in runs], rule.ruleset, division)
     return {"global_batch_size": found.global_batch_size,
             "summarizer_samples_to_converge": found.samples_to_converge,
@@ -164,6 +167,7 @@ def find_tasks(root: Path, round_: str, strict: bool = False) -> list[Task]:
                     system=system_dir.name, benchmark=benchmark, path=str(path), base=base, quirk=quirk,
                     official_reads=path.parent == system_dir, division=system.division,
                     system_skipped=system.skipped, system_crash=system.crash, number_of_nodes=system.number_of_nodes,
+                    rcp_columns=system.rcp_columns,
                 ))
     return tasks
 
@@ -258,6 +262,10 @@ def _parse(file: Path, rule: BenchmarkRule, strict: bool) -> RunResult:
 def frame(rows: list[dict], schema: dict) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
+
+# Raise when a change alters what scoring gives for the same files (the atlas scores its stored
+# rounds again): 2 = the RCP columns need division "closed" to the letter.
+SCORING_REVISION = 2
 
 # How scored tables are stored, whichever pipeline scored them (the report's trees: stg_mlperf_*;
 # the atlas's rounds: atlas_*): the schema's columns, types and this row order.
