@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from pipelines.publish.render import TemplatesOnlyFetcher
 from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
+from tests.mlperf_fixtures import run_log
 from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
@@ -67,6 +68,24 @@ def test_publishes_html_pdf_and_csv(sample_atlas):
                                   "time_to_train_minutes"]
     # v1.1 NVIDIA BERT fails the official 1.1.0 checker (no weights_initialization lines): no score
     assert scores.height == 10 and scores["time_to_train_minutes"].null_count() == 1
+
+
+@needs_sample
+def test_the_digest_is_atlas_pdf_and_a_tagged_pdf_per_round(sample_atlas):
+    folder, _, _ = sample_atlas
+    overview = PdfReader(folder / "atlas.pdf")
+    contents = " ".join(overview.pages[1].extract_text().split())
+    for round_ in ("v0.7", "v1.0", "v1.1"):
+        assert f"MLPerf Training {round_} " in contents and f"atlas-{round_}.pdf" in contents, round_
+        part = PdfReader(folder / f"atlas-{round_}.pdf")
+        assert "/StructTreeRoot" in part.trailer["/Root"]  # tagged, as atlas.pdf
+        cover = " ".join(part.pages[0].extract_text().split()).replace("- ", "-")
+        assert f"MLPerf Training {round_}: the price-performance atlas" in cover and "Prices as of 2026-08-20" in cover
+        assert "Cheapest:" in "".join(page.extract_text() for page in part.pages[2:])
+    # the round's chapters are in their own PDFs, not in atlas.pdf; the web edition links to them
+    assert "Cheapest:" not in "".join(page.extract_text() for page in overview.pages)
+    html = (folder / "atlas.html").read_text(encoding="utf-8")
+    assert '<a href="atlas-v1.0.pdf">atlas-v1.0.pdf</a>' in html
 
 
 @needs_sample
@@ -170,7 +189,7 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
     for text in ("MLPerf Training v0.7", "MLPerf Training v1.1", "Pareto", "Methodology", "estimate",
                  "Cheapest cost to train per benchmark model", "dl1.24xlarge"):
         assert text in html, text
-    pdf_text = "".join(page.extract_text() for page in PdfReader(folder / "atlas.pdf").pages)
+    pdf_text = "".join(page.extract_text() for pdf in sorted(folder.glob("atlas*.pdf")) for page in PdfReader(pdf).pages)
     assert "The MLPerf price-performance atlas" in pdf_text and "$13.67" in pdf_text
     from weasyprint import HTML
     document = HTML(string=html, base_url=str(REPO / "templates") + "/",
@@ -197,7 +216,8 @@ def test_unchanged_rounds_are_not_scored_again_and_give_the_same_html(sample_atl
     charts = before.decode("utf-8").count('class="chart-svg"')
     assert charts >= 2 and (html["charts_drawn"], html["charts_reused"], html["charts_pruned"]) == (0, charts, 0)
     pdf = _metadata(env, "atlas_pdf")
-    assert pdf["layouts"] == 1 and pdf["pages"] >= 10
+    assert pdf["laid_out"] == [] and pdf["layouts"] == 0 and pdf["pages"] >= 10  # every PDF printed before
+    assert pdf["files"] == ["atlas.pdf", "atlas-v0.7.pdf", "atlas-v1.0.pdf", "atlas-v1.1.pdf"]
 
 
 def _metadata(env: dict, asset: str) -> dict:
@@ -267,6 +287,31 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     assert (other["usd_per_hour"], other["price_as_of"]) == (29.38708, "2026-08-20")
     assert (tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/atlas.html").is_file()
     assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}").resolve()
+
+
+def test_a_new_round_lays_out_its_own_pdf_and_atlas_pdf_only(tmp_path):
+    v10, v30 = tmp_path / "corpus" / "training_results_v1.0", tmp_path / "corpus" / "training_results_v3.0"
+    system(v10, "Acme", "acme_a100")
+    write_logs(v10 / "Acme/results/acme_a100/resnet", resnet_logs())
+    env = atlas_env(tmp_path, tmp_path / "corpus")
+    first = make_atlas(env)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert sorted(_metadata(env, "atlas_pdf")["laid_out"]) == ["atlas-v1.0.pdf", "atlas.pdf"]
+    published = tmp_path / "reports" / "atlas" / BUNDLED_PRICE_DATE
+    before = (published / "atlas-v1.0.pdf").read_bytes()
+
+    system(v30, "Acme", "acme_a100")
+    write_logs(v30 / "Acme/results/acme_a100/ssd",
+               [run_log("ssd", minutes=m, evals=[(0.20, 1.0), (0.341, 2.0)]) for m in [50.0, 60.0, 70.0, 80.0, 90.0]])
+    second = make_atlas(env)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "scored now: v3.0" in second.stdout
+    pdf = _metadata(env, "atlas_pdf")
+    assert sorted(pdf["laid_out"]) == ["atlas-v3.0.pdf", "atlas.pdf"] and pdf["layouts"] == 1
+    assert (published / "atlas-v1.0.pdf").read_bytes() == before  # served from the PDF cache, byte for byte
+    assert "MLPerf Training v3.0" in PdfReader(published / "atlas-v3.0.pdf").pages[0].extract_text()
+    contents = " ".join(PdfReader(published / "atlas.pdf").pages[1].extract_text().split())
+    assert "atlas-v1.0.pdf" in contents and "atlas-v3.0.pdf" in contents
 
 
 def test_the_stale_age_is_report_tomls(tmp_path):

@@ -137,3 +137,14 @@ def test_the_atlas_digests_fixed_columns_fill_the_page():
 
     for columns in (RESULT_COLUMNS, TREND_COLUMNS, SUMMARY_COLUMNS, INSTANCE_COLUMNS):
         assert sum(float(c.width.removesuffix("%")) for c in columns) == 100, [c.label for c in columns]
+
+
+def test_a_chapter_printed_apart_numbers_its_notes_from_one():
+    numbering = Numbering()
+    numbering.chapter()
+    assert [numbering.note(k, k).ref for k in ("a", "b", "a")] == [1, 2, 1]
+    numbering.chapter()  # the web edition: numbers run on across chapters
+    assert numbering.note("c", "c").ref == 3
+    notes = numbering.chapter(restart=True)  # a round's own PDF: from 1, as its PDF's footnote counter
+    assert [numbering.note(k, k).ref for k in ("a", "d", "a")] == [1, 2, 1] and [n.ref for n in notes] == [1, 2]
+    assert numbering.counts().footnotes == 5  # every note made, across chapters

@@ -27,37 +27,41 @@ def _price_date(settings: PipelineSettings):
 @atlas_multi_asset([
     ("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to the "
      "run's build folder. Charts are drawn once per content (publish/chart_cache.py)."),
-    ("atlas_pdf", ATLAS_TABLES, "The atlas's digest as a tagged PDF (WeasyPrint): the cheapest results per round and "
-     "model; the web edition (atlas_html) has every chart and result."),
+    ("atlas_pdf", ATLAS_TABLES, "The atlas's digest as tagged PDFs (WeasyPrint): atlas.pdf (summary, trend, entries not "
+     "priced, methodology, prices) and atlas-<round>.pdf per round with its cheapest results per model; each laid out "
+     "once per content (publish/pdf_parts.py). The web edition (atlas_html) has every chart and result."),
 ], kinds=("html", "pdf", "jinja"), pool=None)
 def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSettings):
-    """Both editions in one step, side by side: the digest is laid out and written in a process of its
-    own (render.pdf_process) while this one draws the web edition's charts, so on two cores the step
-    takes about as long as the PDF alone."""
-    from pipelines.publish.atlas_rounds import DIGEST, WEB
+    """Both editions in one step, side by side: the digest's PDFs not printed before are laid out in worker
+    processes while this one draws the web edition's charts."""
+    from pipelines.publish.atlas_rounds import WEB
     from pipelines.publish.chart_cache import ChartCache
-    from pipelines.publish.render import for_print, pdf_process, print_pdf, table_shape
+    from pipelines.publish.pdf_parts import PdfCache, Printing
+    from pipelines.publish.render import table_shape
 
-    cache = ChartCache(settings.chart_cache)
+    charts, pdfs = ChartCache(settings.chart_cache), PdfCache(settings.pdf_cache)
     folder = build_dir(_atlas_reports(settings), context.run.run_id)
-    with pdf_process() as pool:
-        pool.submit(for_print, "")  # the process starts and imports WeasyPrint while the digest is built
-        inputs = _atlas_inputs(settings)
-        digest = _atlas_page(inputs, DIGEST, cache)
-        shape = table_shape(digest)
-        pending = pool.submit(print_pdf, digest, inputs["price_date"], _previous_breaks(context, shape))
-        web = _atlas_page(inputs, WEB, cache).encode("utf-8")
-        write_atomic(folder / "atlas.html", web)
-        printed = pending.result()
-    write_atomic(folder / "atlas.pdf", printed.pdf)
-    pruned = cache.prune()  # the web edition draws every chart the digest does, and more
+    inputs = _atlas_inputs(settings)
+    pages = _digest_pages(inputs, charts)
+    printing = Printing(pages, inputs["price_date"], pdfs, _previous_breaks(context, pages))
+    web = _atlas_page(inputs, WEB, charts).encode("utf-8")
+    write_atomic(folder / "atlas.html", web)
+    printed = printing.result()
+    for name, pdf in printed.items():
+        write_atomic(folder / name, pdf.pdf)
+    pruned = charts.prune()  # the web edition draws every chart the digest does, and more
+    pdfs.prune()
     yield dg.MaterializeResult(asset_key="atlas_html", metadata={
         "path": dg.MetadataValue.path(str(folder / "atlas.html")), "bytes": len(web),
-        "charts_drawn": cache.drawn, "charts_reused": len(cache.used) - cache.drawn, "charts_pruned": pruned,
+        "charts_drawn": charts.drawn, "charts_reused": len(charts.used) - charts.drawn, "charts_pruned": pruned,
         "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), inputs["price_date"]) / "atlas.html"))})
     yield dg.MaterializeResult(asset_key="atlas_pdf", metadata={
-        "path": dg.MetadataValue.path(str(folder / "atlas.pdf")), "bytes": len(printed.pdf), "pages": printed.pages,
-        "layouts": printed.layouts, "table_shape": shape, "rows_on_new_page": dg.MetadataValue.json(list(printed.breaks))})
+        "path": dg.MetadataValue.path(str(folder / "atlas.pdf")), "bytes": len(printed["atlas.pdf"].pdf),
+        "files": dg.MetadataValue.json(list(printed)), "pages": sum(p.pages for p in printed.values()),
+        "laid_out": dg.MetadataValue.json(list(printing.laid_out)),
+        "layouts": max((printed[name].layouts for name in printing.laid_out), default=0),
+        "rows_on_new_page": dg.MetadataValue.json({name: {"shape": table_shape(pages[name]), "breaks": list(p.breaks)}
+                                                   for name, p in printed.items()})})
 
 
 def _atlas_inputs(settings: PipelineSettings) -> dict:
@@ -68,25 +72,44 @@ def _atlas_inputs(settings: PipelineSettings) -> dict:
                 "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf)}
 
 
+def _context(inputs: dict, detail, cache):
+    from pipelines.publish.atlas_context import build_context
+
+    return build_context(inputs["tables"], price_date=inputs["price_date"], generated_on=generated_on(),
+                         mlperf_dir=inputs["mlperf_dir"], detail=detail, stale_after_days=inputs["stale_after_days"],
+                         cache=cache)
+
+
 def _atlas_page(inputs: dict, detail, cache) -> str:
     """The atlas's HTML at the given level of detail, its charts drawn through `cache`."""
-    from pipelines.publish.atlas_context import build_context
     from pipelines.publish.render import render_html
 
-    doc = build_context(inputs["tables"], price_date=inputs["price_date"], generated_on=generated_on(),
-                        mlperf_dir=inputs["mlperf_dir"], detail=detail, stale_after_days=inputs["stale_after_days"],
-                        cache=cache)
-    return render_html(doc, "atlas.html.j2")
+    return render_html(_context(inputs, detail, cache), "atlas.html.j2")
 
 
-def _previous_breaks(context: dg.AssetExecutionContext, shape: str) -> tuple[str, ...]:
-    """The rows the last atlas PDF started on a new page, when its tables had the same shape (a price
-    change keeps it): laid out with them at once, the digest usually needs one layout, not two."""
+def _digest_pages(inputs: dict, cache) -> dict[str, str]:
+    """The digest's documents, file name -> HTML: atlas.pdf, then each round's PDF."""
+    from pipelines.publish.atlas_context import round_documents
+    from pipelines.publish.atlas_rounds import DIGEST
+    from pipelines.publish.render import render_html
+
+    digest = _context(inputs, DIGEST, cache)
+    return {"atlas.pdf": render_html(digest, "atlas.html.j2"),
+            **{doc.chapter.heading.file: render_html(doc, "atlas_round.html.j2") for doc in round_documents(digest)}}
+
+
+def _previous_breaks(context: dg.AssetExecutionContext, pages: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Per document, the rows the last run's PDF of that name started on a new page, where its tables had the
+    same shape (a price change keeps it): laid out with them at once, a document usually needs one layout."""
+    from pipelines.publish.render import table_shape
+
     event = context.instance.get_latest_materialization_event(dg.AssetKey("atlas_pdf"))
     metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
-    if "table_shape" not in metadata or metadata["table_shape"].value != shape or "rows_on_new_page" not in metadata:
-        return ()
-    return tuple(str(ref) for ref in metadata["rows_on_new_page"].value)
+    last = metadata["rows_on_new_page"].value if "rows_on_new_page" in metadata else {}
+    if not isinstance(last, dict):
+        return {}
+    return {name: tuple(str(ref) for ref in last[name]["breaks"]) for name, html in pages.items()
+            if name in last and last[name].get("shape") == table_shape(html)}
 
 
 @atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "

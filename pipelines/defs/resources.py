@@ -48,6 +48,11 @@ class PipelineSettings(dg.ConfigurableResource):
         """The atlas's drawn charts (publish/chart_cache.py), beside the warehouse: <warehouse name>_charts/."""
         return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_charts")
 
+    @property
+    def pdf_cache(self) -> Path:
+        """The atlas's printed PDFs (publish/pdf_parts.py), beside the warehouse: <warehouse name>_pdf/."""
+        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_pdf")
+
     def round_file(self, asset: str, round_key: str) -> str:
         """Where RoundStore keeps one round of one asset: <atlas_rounds_dir>/<asset>/<round>.parquet."""
         return f"{self.atlas_rounds_dir.rstrip('/')}/{asset}/{round_key}.parquet"

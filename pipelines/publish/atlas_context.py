@@ -8,7 +8,7 @@ instances with their prices (here).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 import polars as pl
@@ -97,7 +97,7 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     # one colour per accelerator model in every figure: the catalog's models, sorted
     palette = Palette(sorted(set(tables["atlas_instances"]["accelerator_model"].drop_nulls().to_list())
                              | set(costs["accelerator_model"].drop_nulls().to_list())))
-    summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables)
+    summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables, links=not detail.rounds_apart)
     trend_figure = trend_chart(numbering.figure(), trend, rounds, palette, cache) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend, fixed=detail.fixed_tables)
     chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail,
@@ -117,6 +117,39 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
         detail=detail, stale_after_days=stale_after_days,
         counts=numbering.counts())
+
+
+@dataclass(frozen=True)
+class RoundDocument:
+    """One round of the digest as a document of its own (atlas_round.html.j2, printed as its heading's file)."""
+
+    front: Front
+    chapter: RoundChapter
+    price_date: str
+    stale_after_days: int
+
+
+def round_documents(atlas: Atlas) -> tuple[RoundDocument, ...]:
+    """The rounds that `atlas` prints apart (Detail.rounds_apart), each with a title page of its own."""
+    return tuple(RoundDocument(round_front(atlas.front, c), c, atlas.price_date, atlas.stale_after_days)
+                 for c in atlas.chapters if c.heading.file)
+
+
+def round_front(atlas: Front, chapter: RoundChapter) -> Front:
+    """The title page and contents of one round's PDF: the atlas's, narrowed to the round."""
+    results, pairs = sum(m.results for m in chapter.models), sum(m.pairs for m in chapter.models)
+    title = f"MLPerf Training {chapter.round}: the price-performance atlas"
+    return replace(
+        atlas, title=title, kicker=f"Price-performance atlas · digest of round {chapter.round}",
+        subtitle=f"Every published MLPerf Training {chapter.round} result, priced on every matching cloud instance",
+        description=f"MLPerf Training {chapter.round}: the cheapest results per benchmark model at on-demand cloud "
+                    f"prices as of {atlas.price_date}.",
+        facts=(("Prices as of", atlas.price_date), ("Generated", atlas.generated_on),
+               ("Benchmark models", str(len(chapter.models))),
+               ("Priced results", f"{results} ({pairs} result × instance pairs)"),
+               ("The whole atlas", "atlas.pdf (summary, trend, methodology, prices), atlas.html (every result)")),
+        contents=chapter.heading.children,
+        colophon=f"{title} · prices as of {atlas.price_date} · generated {atlas.generated_on}")
 
 
 def corpus_facts(scores: pl.DataFrame, costs: pl.DataFrame, unpriced: pl.DataFrame, instances: pl.DataFrame,
@@ -191,15 +224,16 @@ SUMMARY_COLUMNS = (Column("Benchmark model", header=True, width="18%"), Column("
                    Column("Time to train", numeric=True, width="10%"), Column("Against the first priced round", width="22%"))
 
 
-def summary_table(number: int, trend: pl.DataFrame, fixed: bool = False) -> Table:
-    """Per benchmark model: its cheapest configuration in the newest priced round, against the first."""
+def summary_table(number: int, trend: pl.DataFrame, fixed: bool = False, links: bool = True) -> Table:
+    """Per benchmark model: its cheapest configuration in the newest priced round, against the first.
+    `links`: each model links to its section (not where the rounds are documents of their own)."""
     rows = []
     for model in sorted(set(trend["benchmark_model"].to_list())):
         rounds = _by_round(trend.filter(pl.col("benchmark_model") == model).to_dicts())
         first, last = rounds[0], rounds[-1]
         change = 100.0 * (last["cheapest_cost_usd"] / first["cheapest_cost_usd"] - 1.0)
         rows.append(Row((
-            Cell(model_name(model), link=anchor(last["round"], model)), Cell(last["round"]),
+            Cell(model_name(model), link=anchor(last["round"], model) if links else None), Cell(last["round"]),
             Cell(fmt.usd(last["cheapest_cost_usd"]), sort=last["cheapest_cost_usd"]),
             Cell(f"{_configuration(last)} on {instances_label(last)}", breakable=True),
             Cell(fmt.minutes(last["time_to_train_minutes"]), sort=last["time_to_train_minutes"]),

@@ -21,6 +21,7 @@ class Numbering:
         self.figures = 0
         self.tables = 0
         self.footnotes = 0
+        self.notes_total = 0  # across chapters, also where their numbering restarts
         self._seen: dict[str, int] = {}
         self._chapter: list[Note] = []
 
@@ -32,9 +33,12 @@ class Numbering:
         self.tables += 1
         return self.tables
 
-    def chapter(self) -> list[Note]:
-        """Start a chapter; returns the list its notes are added to as they are called."""
+    def chapter(self, restart: bool = False) -> list[Note]:
+        """Start a chapter; returns the list its notes are added to as they are called. `restart`:
+        its notes are numbered from 1 (a chapter printed as a document of its own)."""
         self._seen, self._chapter = {}, []
+        if restart:
+            self.footnotes = 0
         return self._chapter
 
     def note(self, key: str, text: str) -> Note:
@@ -42,10 +46,11 @@ class Numbering:
         if key in self._seen:
             return Note(self._seen[key])
         self.footnotes += 1
+        self.notes_total += 1
         self._seen[key] = self.footnotes
         note = Note(self.footnotes, text)
         self._chapter.append(note)
         return note
 
     def counts(self) -> Counts:
-        return Counts(figures=self.figures, tables=self.tables, footnotes=self.footnotes)
+        return Counts(figures=self.figures, tables=self.tables, footnotes=self.notes_total)

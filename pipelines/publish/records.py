@@ -22,6 +22,7 @@ class Heading:
     running: str | None = None  # the PDF's running header for pages of this chapter; default number + title
     kind: str = "section"  # "section" or "appendix": how its self-link is read out
     children: tuple[Heading, ...] = ()  # sub-sections listed under it in the contents
+    file: str = ""  # the PDF of its own that prints this chapter (the atlas's digest), named in the contents
 
     @property
     def label(self) -> str:

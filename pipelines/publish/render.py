@@ -238,9 +238,9 @@ def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed
     return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages))
 
 
-def pdf_process() -> ProcessPoolExecutor:
-    """A fresh process of its own for print_pdf ("spawn": it shares nothing with the caller), which the
+def pdf_process(workers: int = 1) -> ProcessPoolExecutor:
+    """Fresh processes of their own for print_pdf ("spawn": they share nothing with the caller), which the
     caller can keep busy meanwhile. Laying out a hundred pages takes WeasyPrint a few hundred MiB,
     which a Python process keeps once it has them; a process that ends gives them back, and the
     caller's own memory (the web edition's charts and tables) never adds to them."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

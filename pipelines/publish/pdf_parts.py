@@ -1,0 +1,101 @@
+"""Documents printed as several PDFs, each laid out once per content (the atlas's digest).
+
+WeasyPrint lays out about five pages a second and holds every page until the PDF is written: the
+atlas's digest as one document (115 pages for eleven rounds) took 24 s a layout and 575 MiB, and any
+price change or new round laid out all of it again. Printed as atlas.pdf plus one PDF per round,
+each document is laid out in one of a few worker processes at once (render.pdf_process) and kept on
+disk under the SHA-256 of its HTML: a price change lays out only the rounds whose figures moved, a
+new round only its own PDF and atlas.pdf, an unchanged atlas nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from importlib import metadata
+from pathlib import Path
+
+from pipelines.publish.render import Printed, pdf_process, print_pdf
+from pipelines.publish.store import write_atomic
+
+WORKERS = 2  # processes laying out at once: the machine's two cores (each holds one document's pages)
+
+
+def _version() -> str:
+    """What changes every key when printing changes: WeasyPrint's version and the printing code."""
+    digest = hashlib.sha256(f"weasyprint=={metadata.version('weasyprint')}".encode())
+    digest.update(Path(__file__).with_name("render.py").read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass
+class PdfCache:
+    """Printed PDFs in a folder (None: nothing kept), each under the key of its HTML and date."""
+
+    folder: Path | None
+    version: str = field(default_factory=_version)
+    used: set[str] = field(default_factory=set)
+
+    def key(self, html: str, created: date) -> str:
+        return hashlib.sha256(f"{self.version}\n{created.isoformat()}\n{html}".encode()).hexdigest()
+
+    def get(self, key: str) -> Printed | None:
+        if self.folder is None:
+            return None
+        self.used.add(key)
+        pdf, facts = self.folder / f"{key}.pdf", self.folder / f"{key}.json"
+        if not (pdf.is_file() and facts.is_file()):
+            return None
+        laid = json.loads(facts.read_text(encoding="utf-8"))
+        return Printed(pdf.read_bytes(), tuple(laid["breaks"]), 0, laid["pages"])  # 0 layouts: none made now
+
+    def put(self, key: str, printed: Printed) -> None:
+        if self.folder is None:
+            return
+        self.used.add(key)
+        # the PDF first: a facts file is only ever beside a whole PDF
+        write_atomic(self.folder / f"{key}.pdf", printed.pdf)
+        write_atomic(self.folder / f"{key}.json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages}).encode())
+
+    def prune(self) -> int:
+        """Removes the PDFs this cache did not serve or keep; returns how many."""
+        if self.folder is None or not self.folder.is_dir():
+            return 0
+        stale = [p for p in self.folder.iterdir() if p.stem not in self.used]
+        for p in stale:
+            p.unlink(missing_ok=True)
+        return len({p.stem for p in stale})
+
+
+class Printing:
+    """Prints documents (file name -> HTML) through `cache`: the ones not in it are laid out in worker
+    processes, started at once, while the caller goes on (the atlas's web edition); `result` waits."""
+
+    def __init__(self, pages: Mapping[str, str], created: date, cache: PdfCache,
+                 hints: Mapping[str, tuple[str, ...]] | None = None, workers: int = WORKERS):
+        self.keys = {name: cache.key(html, created) for name, html in pages.items()}
+        self.cache = cache
+        self.printed: dict[str, Printed] = {}
+        for name, key in self.keys.items():
+            kept = cache.get(key)
+            if kept is not None:
+                self.printed[name] = kept
+        todo = sorted((n for n in pages if n not in self.printed), key=lambda n: -len(pages[n]))  # longest first
+        self.laid_out = tuple(todo)
+        self._pool = pdf_process(min(workers, len(todo))) if todo else None
+        self._pending = {name: self._pool.submit(print_pdf, pages[name], created, tuple((hints or {}).get(name, ())))
+                         for name in todo}
+
+    def result(self) -> dict[str, Printed]:
+        """Every document's PDF, in the order given; the new ones are kept in the cache."""
+        try:
+            for name, pending in self._pending.items():
+                self.printed[name] = pending.result()
+                self.cache.put(self.keys[name], self.printed[name])
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(cancel_futures=True)
+        return {name: self.printed[name] for name in self.keys}
