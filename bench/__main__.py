@@ -140,7 +140,7 @@ def markdown(rows: list[dict], notes: list[str], info: dict, command: str, secon
         "(other work on the machine slows subject and reference alike: runs alternate)",
         "- Every run is a fresh process; time is wall time of the whole process unless a row says "
         "otherwise; spread = max - min over the runs; peak memory = highest peak RSS over the runs "
-        "(process tree for multiprocess rows); ratio = median / reference median, both measured in this run.",
+        "(for multiprocess rows, the process tree's summed PSS, shared pages counted once); ratio = median / reference median, both measured in this run.",
         "",
         "| " + " | ".join(HEADER) + " |",
         "|" + "|".join("---" if i in (0, 4, 9) else "---:" for i in range(len(HEADER))) + "|",

@@ -9,9 +9,9 @@ What is measured, per run, always in a NEW process (so import costs and memory a
   - peak memory (MiB): the larger of
       a) the kernel's peak resident set size of the child, from ``os.wait4`` (Linux counts the
          child and its waited-for descendants: the biggest single process of the tree), and
-      b) with ``sample_tree=True`` (for commands that start workers), the sum of the RSS of the
-         whole process tree sampled from /proc every 100 ms (what a multiprocess run really
-         holds at once; a single-process run never exceeds a);
+      b) with ``sample_tree=True`` (for commands that start workers), the sum of the proportional
+         set sizes (PSS) of the whole process tree sampled from /proc every 100 ms (what a
+         multiprocess run really holds at once, pages shared by forked workers counted once);
   - CPU time (user + system, the child and its waited-for descendants, from ``os.wait4``): less
     sensitive than wall time to other load on a shared machine.
 Subject and reference are run alternately (A B A B ...), so load from other work on the
@@ -66,10 +66,12 @@ class Sample:
     cpu_s: float = 0.0  # user + system CPU time of the process and its waited-for children
 
 
-def _tree_rss_kib(root: int) -> int:
-    """Sum of VmRSS (KiB) of root and all its descendants, read from /proc (0 if gone)."""
+def _tree_pss_kib(root: int) -> int:
+    """Memory (KiB) of root and all its descendants, read from /proc (0 if gone): the sum of their
+    proportional set sizes, where a page shared by n processes counts 1/n in each. Summed RSS would
+    count a forked worker's pages shared with its parent twice (the atlas's scoring workers: 890 MiB
+    of RSS for about half that in memory); a process without smaps_rollup counts its RSS."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -77,19 +79,27 @@ def _tree_rss_kib(root: int) -> int:
             with open(f"/proc/{entry.name}/stat", "rb") as f:
                 stat = f.read()
             ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
-            pid = int(entry.name)
-            children.setdefault(ppid, []).append(pid)
-            # statm field 2 = resident pages
-            with open(f"/proc/{entry.name}/statm", "rb") as f:
-                rss[pid] = int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+            children.setdefault(ppid, []).append(int(entry.name))
         except (OSError, ValueError, IndexError):
             continue
     total, stack = 0, [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        total += _pss_kib(pid)
         stack.extend(children.get(pid, ()))
     return total
+
+
+def _pss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1])
+        with open(f"/proc/{pid}/statm", "rb") as f:  # statm field 2 = resident pages
+            return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class _TreeSampler(threading.Thread):
@@ -100,7 +110,7 @@ class _TreeSampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.is_set():
-            self.peak_kib = max(self.peak_kib, _tree_rss_kib(self.pid))
+            self.peak_kib = max(self.peak_kib, _tree_pss_kib(self.pid))
             self.stop.wait(self.interval)
 
 

@@ -44,6 +44,18 @@ def test_tree_sampling_adds_up_concurrent_workers():
     assert tree.cpu_s > 0
 
 
+def test_tree_sampling_counts_pages_shared_by_forked_workers_once():
+    forks = ("import os, time; x = bytearray(200 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096])\n"
+             "kids = []\n"
+             "for _ in range(2):\n"
+             "    kid = os.fork()\n"
+             "    if kid == 0: time.sleep(1.5); os._exit(0)\n"
+             "    kids.append(kid)\n"
+             "[os.waitpid(k, 0) for k in kids]")
+    tree = harness.run_command([sys.executable, "-c", forks], sample_tree=True)
+    assert 200 <= tree.peak_mib < 400  # the summed RSS of parent and children would be 600 MiB and more
+
+
 def test_a_big_parent_does_not_inflate_the_child_peak_and_timeouts_fail():
     ballast = bytearray(300 * 1024 * 1024)
     ballast[::4096] = b"1" * len(ballast[::4096])  # this process now holds 300 MiB more
