@@ -25,17 +25,17 @@ def text_of(pdf: bytes) -> str:
 def test_only_changed_documents_are_laid_out_again(tmp_path):
     cache = PdfCache(tmp_path / "pdf")
     pages = {"a.pdf": page("alpha"), "b.pdf": page("beta", paragraphs=120)}
-    first = Printing(pages, DAY, cache)
-    assert sorted(first.laid_out) == ["a.pdf", "b.pdf"]
-    printed = first.result()
+    with Printing(pages, DAY, cache) as first:
+        assert sorted(first.laid_out) == ["a.pdf", "b.pdf"]
+        printed = first.result()
     assert list(printed) == ["a.pdf", "b.pdf"]  # the order given, whatever order they were laid out in
     assert "alpha 0" in text_of(printed["a.pdf"].pdf) and printed["b.pdf"].pages >= 2
     assert printed["a.pdf"].layouts == 1
 
     cache = PdfCache(tmp_path / "pdf")  # a later run
-    second = Printing({**pages, "a.pdf": page("gamma")}, DAY, cache)
-    assert second.laid_out == ("a.pdf",)
-    again = second.result()
+    with Printing({**pages, "a.pdf": page("gamma")}, DAY, cache) as second:
+        assert second.laid_out == ("a.pdf",)
+        again = second.result()
     assert "gamma 0" in text_of(again["a.pdf"].pdf)
     assert again["b.pdf"].pdf == printed["b.pdf"].pdf and again["b.pdf"].pages == printed["b.pdf"].pages
     assert again["b.pdf"].layouts == 0  # none made in this run
@@ -43,18 +43,20 @@ def test_only_changed_documents_are_laid_out_again(tmp_path):
     assert len(list((tmp_path / "pdf").iterdir())) == 4
 
     # another date is another document (the PDF carries it): laid out again
-    assert sorted(Printing(pages, date(2026, 9, 1), PdfCache(tmp_path / "pdf")).laid_out) == ["a.pdf", "b.pdf"]
+    with Printing(pages, date(2026, 9, 1), PdfCache(tmp_path / "pdf")) as later:
+        assert sorted(later.laid_out) == ["a.pdf", "b.pdf"]
 
 
 def test_nothing_to_lay_out_starts_no_process(tmp_path):
     cache = PdfCache(tmp_path / "pdf")
-    Printing({"a.pdf": page("alpha")}, DAY, cache).result()
-    kept = Printing({"a.pdf": page("alpha")}, DAY, PdfCache(tmp_path / "pdf"))
-    assert kept.laid_out == () and kept._pool is None
-    assert "alpha 0" in text_of(kept.result()["a.pdf"].pdf)
+    with Printing({"a.pdf": page("alpha")}, DAY, cache) as first:
+        first.result()
+    with Printing({"a.pdf": page("alpha")}, DAY, PdfCache(tmp_path / "pdf")) as kept:
+        assert kept.laid_out == () and kept._pool is None
+        assert "alpha 0" in text_of(kept.result()["a.pdf"].pdf)
 
 
 def test_without_a_folder_everything_is_laid_out(tmp_path):
-    printing = Printing({"a.pdf": page("alpha")}, DAY, PdfCache(None))
-    assert printing.laid_out == ("a.pdf",)
-    assert printing.result()["a.pdf"].pages == 1
+    with Printing({"a.pdf": page("alpha")}, DAY, PdfCache(None)) as printing:
+        assert printing.laid_out == ("a.pdf",)
+        assert printing.result()["a.pdf"].pages == 1

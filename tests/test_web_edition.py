@@ -246,6 +246,8 @@ def test_index_leads_to_everything_published(bundled_run, sample_atlas_folder, t
     links = re.findall(r'href="([^"#]+)"', html)
     assert "latest/report.html" in links and "atlas/latest/atlas.html" in links
     assert "latest/data/cost_to_train.csv" in links and "atlas/latest/data/atlas.csv" in links
+    rounds = [re.fullmatch(r"atlas/[0-9-]+/atlas-(v[0-9.]+)\.pdf", link) for link in links]
+    assert [m.group(1) for m in rounds if m] == ["v0.7", "v1.0", "v1.1"]  # each round's PDF, in round order
     assert all((reports / link).exists() for link in links), [link for link in links if not (reports / link).exists()]
     header = (reports / "latest" / "data" / "cost_to_train.csv").read_text().splitlines()[0].split(",")
     for column in header:

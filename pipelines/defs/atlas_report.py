@@ -43,10 +43,10 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     folder = build_dir(_atlas_reports(settings), context.run.run_id)
     inputs = _atlas_inputs(settings)
     pages = _digest_pages(inputs, charts)
-    printing = Printing(pages, inputs["price_date"], pdfs, _previous_breaks(context, pages))
-    web = _atlas_page(inputs, WEB, charts).encode("utf-8")
-    write_atomic(folder / "atlas.html", web)
-    printed = printing.result()
+    with Printing(pages, inputs["price_date"], pdfs, _previous_breaks(context, pages)) as printing:
+        web = _atlas_page(inputs, WEB, charts).encode("utf-8")
+        write_atomic(folder / "atlas.html", web)
+        printed = printing.result()
     for name, pdf in printed.items():
         write_atomic(folder / name, pdf.pdf)
     pruned = charts.prune()  # the web edition draws every chart the digest does, and more

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pipelines.columns import DATA_FILES, describe
 from pipelines.config import TEMPLATES_DIR
+from pipelines.ingest.mlperf_rules import round_key
 from pipelines.publish.render import STYLESHEET, environment
 from pipelines.publish.store import published_dates, write_atomic
 
@@ -21,6 +22,7 @@ class Published:
     html: str  # relative to REPORTS_DIR
     pdf: str | None
     data: str
+    parts: tuple[tuple[str, str], ...] = ()  # the atlas's PDF per round: (round, path relative to REPORTS_DIR)
 
 
 @dataclass(frozen=True)
@@ -81,11 +83,17 @@ def document(root: Path, kind: str, page: str, prefix: str) -> Document:
     dates = sorted(published_dates(root), reverse=True)
     published = tuple(Published(d, f"{prefix}{d}/{page}.html",
                                 f"{prefix}{d}/{page}.pdf" if (root / d / f"{page}.pdf").exists() else None,
-                                f"{prefix}{d}/data/") for d in dates)
+                                f"{prefix}{d}/data/", parts(root / d, f"{prefix}{d}/", page)) for d in dates)
     latest = root / "latest"
     has_latest = (latest / f"{page}.html").exists()
     files = data_files(latest / "data", kind, f"{prefix}latest/data") if (latest / "data").is_dir() else ()
     return Document(kind, f"{prefix}latest/{page}.html" if has_latest else None, published, files)
+
+
+def parts(folder: Path, prefix: str, page: str) -> tuple[tuple[str, str], ...]:
+    """The PDFs printed apart beside <page>.pdf (the atlas's atlas-<round>.pdf), in round order."""
+    found = {p.stem.removeprefix(f"{page}-"): f"{prefix}{p.name}" for p in folder.glob(f"{page}-*.pdf")}
+    return tuple((name, found[name]) for name in sorted(found, key=round_key))
 
 
 def write_index(reports: Path, title: str) -> Path:

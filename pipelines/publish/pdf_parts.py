@@ -72,7 +72,8 @@ class PdfCache:
 
 class Printing:
     """Prints documents (file name -> HTML) through `cache`: the ones not in it are laid out in worker
-    processes, started at once, while the caller goes on (the atlas's web edition); `result` waits."""
+    processes, started at once, while the caller goes on (the atlas's web edition); `result` waits.
+    Used as a context manager, so the workers are stopped however the caller's block ends."""
 
     def __init__(self, pages: Mapping[str, str], created: date, cache: PdfCache,
                  hints: Mapping[str, tuple[str, ...]] | None = None, workers: int = WORKERS):
@@ -89,13 +90,16 @@ class Printing:
         self._pending = {name: self._pool.submit(print_pdf, pages[name], created, tuple((hints or {}).get(name, ())))
                          for name in todo}
 
+    def __enter__(self) -> "Printing":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
     def result(self) -> dict[str, Printed]:
         """Every document's PDF, in the order given; the new ones are kept in the cache."""
-        try:
-            for name, pending in self._pending.items():
-                self.printed[name] = pending.result()
-                self.cache.put(self.keys[name], self.printed[name])
-        finally:
-            if self._pool is not None:
-                self._pool.shutdown(cancel_futures=True)
+        for name, pending in self._pending.items():
+            self.printed[name] = pending.result()
+            self.cache.put(self.keys[name], self.printed[name])
         return {name: self.printed[name] for name in self.keys}
