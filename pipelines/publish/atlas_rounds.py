@@ -101,7 +101,11 @@ class RoundChapter:
     round: str
     models: tuple[ModelSection, ...]
     notes: tuple[Note, ...]
-    pdf: str = ""  # the round's digest PDF, published beside atlas.html (round_file)
+
+    @property
+    def pdf(self) -> str:
+        """The round's digest PDF, published beside atlas.html."""
+        return round_file(self.round)
 
 
 def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
@@ -114,7 +118,7 @@ def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numb
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
                         children=tuple(m.heading for m in models), file=round_file(round_) if detail.rounds_apart else ""),
-        round=round_, models=models, notes=tuple(notes), pdf=round_file(round_))
+        round=round_, models=models, notes=tuple(notes))
 
 
 def best_per_result(group: pl.DataFrame) -> list[dict]:

@@ -4,8 +4,9 @@ WeasyPrint lays out about five pages a second and holds every page until the PDF
 atlas's digest as one document (115 pages for eleven rounds) took 24 s a layout and 575 MiB, and any
 price change or new round laid out all of it again. Printed as atlas.pdf plus one PDF per round,
 each document is laid out in one of a few worker processes at once (render.pdf_process) and kept on
-disk under the SHA-256 of its HTML: a price change lays out only the rounds whose figures moved, a
-new round only its own PDF and atlas.pdf, an unchanged atlas nothing.
+disk under the SHA-256 of its HTML: a new round lays out only its own PDF and atlas.pdf, an
+unchanged atlas nothing. A new price snapshot still lays out every PDF, since each shows the
+atlas's price date and marks prices stale against it.
 """
 
 from __future__ import annotations
