@@ -205,13 +205,18 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
 
 
 @needs_sample
-def test_unchanged_rounds_are_not_scored_again_and_give_the_same_html(sample_atlas):
+def test_unchanged_rounds_are_not_scored_again_nor_laid_out_again_the_next_day(sample_atlas):
     folder, _, env = sample_atlas
     before = (folder / "atlas.html").read_bytes()
-    done = make_atlas(env)
+    pdf_before = (folder / "atlas-v1.0.pdf").read_bytes()
+    done = make_atlas({**env, "SOURCE_DATE_EPOCH": str(int(SOURCE_DATE_EPOCH) + 86400)})  # the next day's run
     assert done.returncode == 0, done.stderr[-3000:]
     assert "scored now: none (all unchanged)" in done.stdout
-    assert (folder / "atlas.html").read_bytes() == before  # every chart served from the cache, byte for byte
+    # every chart served from the cache, byte for byte; only the day it was generated is the new one
+    assert (folder / "atlas.html").read_bytes() == before.replace(b"2025-11-29", b"2025-11-30")
+    # the PDFs are the ones printed the day before, which they say
+    assert (folder / "atlas-v1.0.pdf").read_bytes() == pdf_before
+    assert "Generated 2025-11-29" in " ".join(p.extract_text() for p in PdfReader(folder / "atlas-v1.0.pdf").pages)
     html = _metadata(env, "atlas_html")
     charts = before.decode("utf-8").count('class="chart-svg"')
     assert charts >= 2 and (html["charts_drawn"], html["charts_reused"], html["charts_pruned"]) == (0, charts, 0)

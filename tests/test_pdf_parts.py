@@ -8,7 +8,7 @@ from datetime import date
 
 from pypdf import PdfReader
 
-from pipelines.publish.pdf_parts import PdfCache, Printing
+from pipelines.publish.pdf_parts import GENERATED, PdfCache, Printing
 
 DAY = date(2026, 8, 20)
 
@@ -52,8 +52,22 @@ def test_nothing_to_lay_out_starts_no_process(tmp_path):
     with Printing({"a.pdf": page("alpha")}, DAY, cache) as first:
         first.result()
     with Printing({"a.pdf": page("alpha")}, DAY, PdfCache(tmp_path / "pdf")) as kept:
-        assert kept.laid_out == () and kept._pool is None
+        assert kept.laid_out == () and kept.workers == 0
         assert "alpha 0" in text_of(kept.result()["a.pdf"].pdf)
+
+
+def test_a_new_day_alone_lays_out_nothing_and_a_kept_pdf_says_its_own_day(tmp_path):
+    # the daily schedule rebuilds an unchanged atlas: its PDFs are served as printed, with the day they were
+    pages = {"a.pdf": page(f"alpha generated {GENERATED}"), "b.pdf": page(f"beta generated {GENERATED}")}
+    with Printing(pages, DAY, PdfCache(tmp_path / "pdf"), generated_on="2026-12-01") as first:
+        assert first.workers == 2
+        assert "generated 2026-12-01" in text_of(first.result()["a.pdf"].pdf)
+    changed = {**pages, "b.pdf": page(f"gamma generated {GENERATED}")}
+    with Printing(changed, DAY, PdfCache(tmp_path / "pdf"), generated_on="2026-12-02") as next_day:
+        assert next_day.laid_out == ("b.pdf",)
+        printed = next_day.result()
+    assert "alpha generated 2026-12-01" in text_of(printed["a.pdf"].pdf)
+    assert "gamma generated 2026-12-02" in text_of(printed["b.pdf"].pdf)
 
 
 def test_without_a_folder_everything_is_laid_out(tmp_path):

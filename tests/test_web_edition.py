@@ -213,7 +213,7 @@ def test_atlas_every_pair_with_twelve_thousand_rows(atlas, sample_atlas_folder, 
     copies = -(-12_000 // costs.height)
     big = pl.concat([costs.with_columns(pl.col("cost_to_train_usd") * (1 + i / 1000), pl.col("system") + f"-{i}")
                      for i in range(copies)])
-    doc = build_context(tables, price_date=date(2025, 6, 1), generated_on=date(2025, 12, 1), mlperf_dir="sample")
+    doc = build_context(tables, price_date=date(2025, 6, 1), generated_on="2025-12-01", mlperf_dir="sample")
     page_file = tmp_path / "atlas.html"
     page_file.write_text(render_html(dataclasses.replace(doc, pairs=pairs_table(big)), "atlas.html.j2"), encoding="utf-8")
     with browser() as chromium:

@@ -43,7 +43,9 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     folder = build_dir(_atlas_reports(settings), context.run.run_id)
     inputs = _atlas_inputs(settings)
     pages = _digest_pages(inputs, charts)
-    with Printing(pages, inputs["price_date"], pdfs, _previous_breaks(context, pages)) as printing:
+    shapes = {name: table_shape(html) for name, html in pages.items()}
+    with Printing(pages, inputs["price_date"], pdfs, _previous_breaks(context, shapes),
+                  generated_on=inputs["generated_on"]) as printing:
         web = _atlas_page(inputs, WEB, charts).encode("utf-8")
         write_atomic(folder / "atlas.html", web)
         printed = printing.result()
@@ -60,7 +62,7 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
         "files": dg.MetadataValue.json(list(printed)), "pages": sum(p.pages for p in printed.values()),
         "laid_out": dg.MetadataValue.json(list(printing.laid_out)),
         "layouts": max((printed[name].layouts for name in printing.laid_out), default=0),
-        "rows_on_new_page": dg.MetadataValue.json({name: {"shape": table_shape(pages[name]), "breaks": list(p.breaks)}
+        "rows_on_new_page": dg.MetadataValue.json({name: {"shape": shapes[name], "breaks": list(p.breaks)}
                                                    for name, p in printed.items()})})
 
 
@@ -69,13 +71,15 @@ def _atlas_inputs(settings: PipelineSettings) -> dict:
     mlperf = mlperf_dir_or_fail(settings)
     with settings.connect() as conn:
         return {"tables": {name: read_table(conn, name) for name in ATLAS_TABLES}, "price_date": atlas_price_date(conn),
-                "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf)}
+                "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf),
+                "generated_on": generated_on().isoformat()}
 
 
-def _context(inputs: dict, detail, cache):
+def _context(inputs: dict, detail, cache, generated_on: str | None = None):
     from pipelines.publish.atlas_context import build_context
 
-    return build_context(inputs["tables"], price_date=inputs["price_date"], generated_on=generated_on(),
+    return build_context(inputs["tables"], price_date=inputs["price_date"],
+                         generated_on=generated_on or inputs["generated_on"],
                          mlperf_dir=inputs["mlperf_dir"], detail=detail, stale_after_days=inputs["stale_after_days"],
                          cache=cache)
 
@@ -88,28 +92,29 @@ def _atlas_page(inputs: dict, detail, cache) -> str:
 
 
 def _digest_pages(inputs: dict, cache) -> dict[str, str]:
-    """The digest's documents, file name -> HTML: atlas.pdf, then each round's PDF."""
+    """The digest's documents, file name -> HTML: atlas.pdf, then each round's PDF. Their build day is
+    pdf_parts.GENERATED, which Printing fills in: a PDF is laid out again for its content, not for a new day."""
     from pipelines.publish.atlas_context import round_documents
     from pipelines.publish.atlas_rounds import DIGEST
+    from pipelines.publish.pdf_parts import GENERATED
     from pipelines.publish.render import render_html
 
-    digest = _context(inputs, DIGEST, cache)
+    digest = _context(inputs, DIGEST, cache, generated_on=GENERATED)
     return {"atlas.pdf": render_html(digest, "atlas.html.j2"),
             **{doc.chapter.heading.file: render_html(doc, "atlas_round.html.j2") for doc in round_documents(digest)}}
 
 
-def _previous_breaks(context: dg.AssetExecutionContext, pages: dict[str, str]) -> dict[str, tuple[str, ...]]:
+def _previous_breaks(context: dg.AssetExecutionContext, shapes: dict[str, str]) -> dict[str, tuple[str, ...]]:
     """Per document, the rows the last run's PDF of that name started on a new page, where its tables had the
-    same shape (a price change keeps it): laid out with them at once, a document usually needs one layout."""
-    from pipelines.publish.render import table_shape
-
+    same shape (`shapes`: render.table_shape per document; a price change keeps it): laid out with them at
+    once, a document usually needs one layout."""
     event = context.instance.get_latest_materialization_event(dg.AssetKey("atlas_pdf"))
     metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
     last = metadata["rows_on_new_page"].value if "rows_on_new_page" in metadata else {}
     if not isinstance(last, dict):
         return {}
-    return {name: tuple(str(ref) for ref in last[name]["breaks"]) for name, html in pages.items()
-            if name in last and last[name].get("shape") == table_shape(html)}
+    return {name: tuple(str(ref) for ref in last[name]["breaks"]) for name, shape in shapes.items()
+            if name in last and last[name].get("shape") == shape}
 
 
 @atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "

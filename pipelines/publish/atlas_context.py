@@ -84,12 +84,13 @@ class Atlas:
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
 
 
-def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: date, mlperf_dir: str,
+def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: str, mlperf_dir: str,
                   detail: Detail = WEB, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS,
                   cache: ChartCache = NO_CACHE) -> Atlas:
     """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
     atlas_runs, atlas_systems, atlas_instances, atlas_prices). `detail`: the web edition's (WEB) or the
-    PDF digest's (atlas_rounds.DIGEST). `cache`: where drawn charts are kept (publish/chart_cache.py)."""
+    PDF digest's (atlas_rounds.DIGEST). `cache`: where drawn charts are kept (publish/chart_cache.py).
+    `generated_on`: the build day as printed (YYYY-MM-DD; the digest's PDFs take pdf_parts.GENERATED)."""
     numbering = Numbering()
     costs = with_system_facts(tables["atlas_costs"], tables["atlas_systems"])
     scores, trend = tables["atlas_scores"], tables["atlas_trend"]
@@ -184,7 +185,7 @@ def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFram
     return costs.join(facts, on=["round", "folder", "system"], how="left")
 
 
-def front(price_date: date, generated_on: date, mlperf_dir: str, rounds: list[str], facts: Facts,
+def front(price_date: date, generated_on: str, mlperf_dir: str, rounds: list[str], facts: Facts,
           contents: tuple[Heading, ...]) -> Front:
     title, subtitle = ("The MLPerf price-performance atlas",
                        "Every published MLPerf Training result, priced on every matching cloud instance")
@@ -195,8 +196,8 @@ def front(price_date: date, generated_on: date, mlperf_dir: str, rounds: list[st
         description=(f"{subtitle}: scale-aware cost to train of MLPerf Training results {', '.join(rounds)} at "
                      f"on-demand cloud prices as of {day}."),
         keywords="MLPerf, atlas, cost to train, cloud, GPU, TPU, price-performance",
-        generator="cost-to-train pipeline (atlas)", price_date=day, generated_on=fmt.day(generated_on),
-        facts=(("Prices as of", day), ("Generated", fmt.day(generated_on)), ("Rounds", ", ".join(rounds)),
+        generator="cost-to-train pipeline (atlas)", price_date=day, generated_on=generated_on,
+        facts=(("Prices as of", day), ("Generated", generated_on), ("Rounds", ", ".join(rounds)),
                ("Benchmark entries", f"{facts.entries} ({facts.scored} scored, {facts.runs} result files)"),
                ("Priced results", f"{facts.priced_results} on {facts.instances} cloud instance types "
                                   f"({facts.pairs} result × instance pairs)"),
@@ -207,7 +208,7 @@ def front(price_date: date, generated_on: date, mlperf_dir: str, rounds: list[st
               "train. List prices in USD, without discounts, storage or network. Results measured outside the cloud "
               "are priced at cloud rates: those costs are estimates. “Cheapest”: among the priced results."),
         contents=contents,
-        colophon=f"{title} · corpus {corpus} · prices as of {day} · generated {fmt.day(generated_on)}",
+        colophon=f"{title} · corpus {corpus} · prices as of {day} · generated {generated_on}",
     )
 
 

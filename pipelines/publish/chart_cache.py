@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from pipelines.publish import charts, palette, svg
-from pipelines.publish.store import write_atomic
+from pipelines.publish.store import prune, write_atomic
 
 _CODE = (charts, svg, palette)  # the modules whose code decides how a chart looks
 
@@ -60,12 +60,7 @@ class ChartCache:
 
     def prune(self) -> int:
         """Removes the charts this cache did not serve; returns how many."""
-        if self.folder is None or not self.folder.is_dir():
-            return 0
-        stale = [p for p in self.folder.iterdir() if p.name not in self.used]
-        for p in stale:
-            p.unlink(missing_ok=True)
-        return len(stale)
+        return len(prune(self.folder, self.used))
 
 
 NO_CACHE = ChartCache(None)

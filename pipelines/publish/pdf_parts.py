@@ -5,8 +5,9 @@ atlas's digest as one document (115 pages for eleven rounds) took 24 s a layout 
 price change or new round laid out all of it again. Printed as atlas.pdf plus one PDF per round,
 each document is laid out in one of a few worker processes at once (render.pdf_process) and kept on
 disk under the SHA-256 of its HTML: a new round lays out only its own PDF and atlas.pdf, an
-unchanged atlas nothing. A new price snapshot still lays out every PDF, since each shows the
-atlas's price date and marks prices stale against it.
+unchanged atlas nothing, also on a later day: the day a document says it was generated is left out of
+its key (GENERATED). A new price snapshot still lays out every PDF, since each shows the atlas's price
+date and marks prices stale against it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from importlib import metadata
 from pathlib import Path
 
 from pipelines.publish.render import Printed, pdf_process, print_pdf
-from pipelines.publish.store import write_atomic
+from pipelines.publish.store import prune, write_atomic
 
+# Where a document says the day it was generated: left out of its key and filled in when it is laid out,
+# so a document unchanged but for that day is served as first printed (and says that day, which is true).
+GENERATED = "@generated-day@"
 WORKERS = 2  # processes laying out at once: the machine's two cores (each holds one document's pages)
 
 
@@ -62,13 +66,8 @@ class PdfCache:
         write_atomic(self.folder / f"{key}.json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages}).encode())
 
     def prune(self) -> int:
-        """Removes the PDFs this cache did not serve or keep; returns how many."""
-        if self.folder is None or not self.folder.is_dir():
-            return 0
-        stale = [p for p in self.folder.iterdir() if p.stem not in self.used]
-        for p in stale:
-            p.unlink(missing_ok=True)
-        return len({p.stem for p in stale})
+        """Removes the PDFs this cache did not serve or keep (each a .pdf and a .json); returns how many."""
+        return len(prune(self.folder, self.used, key=lambda path: path.stem))
 
 
 class Printing:
@@ -77,7 +76,8 @@ class Printing:
     Used as a context manager, so the workers are stopped however the caller's block ends."""
 
     def __init__(self, pages: Mapping[str, str], created: date, cache: PdfCache,
-                 hints: Mapping[str, tuple[str, ...]] | None = None, workers: int = WORKERS):
+                 hints: Mapping[str, tuple[str, ...]] | None = None, workers: int = WORKERS, generated_on: str = ""):
+        """`pages` may hold GENERATED where `generated_on` (the day, as printed) goes."""
         self.keys = {name: cache.key(html, created) for name, html in pages.items()}
         self.cache = cache
         self.printed: dict[str, Printed] = {}
@@ -87,8 +87,10 @@ class Printing:
                 self.printed[name] = kept
         todo = sorted((n for n in pages if n not in self.printed), key=lambda n: -len(pages[n]))  # longest first
         self.laid_out = tuple(todo)
-        self._pool = pdf_process(min(workers, len(todo))) if todo else None
-        self._pending = {name: self._pool.submit(print_pdf, pages[name], created, tuple((hints or {}).get(name, ())))
+        self.workers = min(workers, len(todo))  # processes started: none when every document is kept
+        self._pool = pdf_process(self.workers) if todo else None
+        self._pending = {name: self._pool.submit(print_pdf, pages[name].replace(GENERATED, generated_on), created,
+                                                 tuple((hints or {}).get(name, ())))
                          for name in todo}
 
     def __enter__(self) -> "Printing":

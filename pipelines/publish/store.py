@@ -103,6 +103,17 @@ def _point(link: Path, target: Path) -> None:
     _fsync_dir(link.parent)
 
 
+def prune(folder: Path | None, used: set[str], key: Callable[[Path], str] = lambda path: path.name) -> set[str]:
+    """Deletes the files of a cache `folder` whose key (by default the file name) is not in `used`: the
+    cache keeps what the last build served, no more. Returns the keys deleted."""
+    if folder is None or not folder.is_dir():
+        return set()
+    stale = [path for path in folder.iterdir() if key(path) not in used]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return {key(path) for path in stale}
+
+
 def published_dates(reports: Path) -> list[str]:
     return sorted(p.name for p in reports.iterdir() if DATE_DIR.match(p.name) and p.is_symlink()) if reports.is_dir() else []
 
