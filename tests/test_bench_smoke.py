@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -54,6 +55,22 @@ def test_tree_sampling_counts_pages_shared_by_forked_workers_once():
              "[os.waitpid(k, 0) for k in kids]")
     tree = harness.run_command([sys.executable, "-c", forks], sample_tree=True)
     assert 200 <= tree.peak_mib < 400  # the summed RSS of parent and children would be 600 MiB and more
+
+
+def test_tree_pss_is_read_only_when_the_tree_could_beat_the_peak():
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; x = bytearray(150 * 1024 * 1024); "
+                               "x[::4096] = b'1' * len(x[::4096]); print(flush=True); time.sleep(30)"],
+                              stdout=subprocess.PIPE)
+    try:
+        holder.stdout.readline()  # its 150 MiB are touched
+        pss = harness._tree_pss_kib(holder.pid) / 1024
+        assert 150 <= pss < 200
+        assert harness._tree_pss_kib(holder.pid, at_least=1024) / 1024 == pytest.approx(pss, rel=0.05)
+        # a peak above the tree's RSS: no page walk, the peak stands
+        assert harness._tree_pss_kib(holder.pid, at_least=10 ** 9) == 10 ** 9
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def test_a_big_parent_does_not_inflate_the_child_peak_and_timeouts_fail():
