@@ -86,6 +86,13 @@ def test_the_digest_is_atlas_pdf_and_a_tagged_pdf_per_round(sample_atlas):
     assert "Cheapest:" not in "".join(page.extract_text() for page in overview.pages)
     html = (folder / "atlas.html").read_text(encoding="utf-8")
     assert '<a href="atlas-v1.0.pdf">atlas-v1.0.pdf</a>' in html
+    # the instances appendix too is a PDF of its own (it changes with the price book, not with a round)
+    appendix = PdfReader(folder / "atlas-instances.pdf")
+    assert "/StructTreeRoot" in appendix.trailer["/Root"]
+    text = " ".join(" ".join(page.extract_text() for page in appendix.pages).split())
+    assert "Cloud instances and prices" in text and "Table A.1. Cloud instances, prices in force on 2026-08-20" in text
+    assert "atlas-instances.pdf" in contents and "Table A.1" not in " ".join(p.extract_text() for p in overview.pages)
+    assert 'id="tab-A-1"' in html and "Table A.1." in html  # the web edition keeps it, numbered alike
 
 
 @needs_sample
@@ -222,7 +229,7 @@ def test_unchanged_rounds_are_not_scored_again_nor_laid_out_again_the_next_day(s
     assert charts >= 2 and (html["charts_drawn"], html["charts_reused"], html["charts_pruned"]) == (0, charts, 0)
     pdf = _metadata(env, "atlas_pdf")
     assert pdf["laid_out"] == [] and pdf["layouts"] == 0 and pdf["pages"] >= 10  # every PDF printed before
-    assert pdf["files"] == ["atlas.pdf", "atlas-v0.7.pdf", "atlas-v1.0.pdf", "atlas-v1.1.pdf"]
+    assert pdf["files"] == ["atlas.pdf", "atlas-v0.7.pdf", "atlas-v1.0.pdf", "atlas-v1.1.pdf", "atlas-instances.pdf"]
 
 
 def _metadata(env: dict, asset: str) -> dict:
@@ -301,9 +308,10 @@ def test_a_new_round_lays_out_its_own_pdf_and_atlas_pdf_only(tmp_path):
     env = atlas_env(tmp_path, tmp_path / "corpus")
     first = make_atlas(env)
     assert first.returncode == 0, first.stderr[-3000:]
-    assert sorted(_metadata(env, "atlas_pdf")["laid_out"]) == ["atlas-v1.0.pdf", "atlas.pdf"]
+    assert sorted(_metadata(env, "atlas_pdf")["laid_out"]) == ["atlas-instances.pdf", "atlas-v1.0.pdf", "atlas.pdf"]
     published = tmp_path / "reports" / "atlas" / BUNDLED_PRICE_DATE
     before = (published / "atlas-v1.0.pdf").read_bytes()
+    instances_before = (published / "atlas-instances.pdf").read_bytes()
 
     system(v30, "Acme", "acme_a100")
     write_logs(v30 / "Acme/results/acme_a100/ssd",
@@ -314,6 +322,7 @@ def test_a_new_round_lays_out_its_own_pdf_and_atlas_pdf_only(tmp_path):
     pdf = _metadata(env, "atlas_pdf")
     assert sorted(pdf["laid_out"]) == ["atlas-v3.0.pdf", "atlas.pdf"] and pdf["layouts"] == 1
     assert (published / "atlas-v1.0.pdf").read_bytes() == before  # served from the PDF cache, byte for byte
+    assert (published / "atlas-instances.pdf").read_bytes() == instances_before  # a round does not change it
     assert "MLPerf Training v3.0" in PdfReader(published / "atlas-v3.0.pdf").pages[0].extract_text()
     contents = " ".join(PdfReader(published / "atlas.pdf").pages[1].extract_text().split())
     assert "atlas-v1.0.pdf" in contents and "atlas-v3.0.pdf" in contents

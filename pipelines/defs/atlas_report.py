@@ -28,8 +28,9 @@ def _price_date(settings: PipelineSettings):
     ("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to the "
      "run's build folder. Charts are drawn once per content (publish/chart_cache.py)."),
     ("atlas_pdf", ATLAS_TABLES, "The atlas's digest as tagged PDFs (WeasyPrint): atlas.pdf (summary, trend, entries not "
-     "priced, methodology, prices) and atlas-<round>.pdf per round with its cheapest results per model; each laid out "
-     "once per content (publish/pdf_parts.py). The web edition (atlas_html) has every chart and result."),
+     "priced, methodology), atlas-<round>.pdf per round with its cheapest results per model and atlas-instances.pdf "
+     "(instances and prices); each laid out once per content (publish/pdf_parts.py). The web edition (atlas_html) "
+     "has every chart and result."),
 ], kinds=("html", "pdf", "jinja"), pool=None)
 def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSettings):
     """Both editions in one step, side by side: the digest's PDFs not printed before are laid out in worker
@@ -92,16 +93,18 @@ def _atlas_page(inputs: dict, detail, cache) -> str:
 
 
 def _digest_pages(inputs: dict, cache) -> dict[str, str]:
-    """The digest's documents, file name -> HTML: atlas.pdf, then each round's PDF. Their build day is
+    """The digest's documents, file name -> HTML: atlas.pdf, each round's PDF, the instances appendix. Their build day is
     pdf_parts.GENERATED, which Printing fills in: a PDF is laid out again for its content, not for a new day."""
-    from pipelines.publish.atlas_context import round_documents
+    from pipelines.publish.atlas_context import instances_document, round_documents
     from pipelines.publish.atlas_rounds import DIGEST
     from pipelines.publish.pdf_parts import GENERATED
     from pipelines.publish.render import render_html
 
     digest = _context(inputs, DIGEST, cache, generated_on=GENERATED)
+    instances = instances_document(digest)
     return {"atlas.pdf": render_html(digest, "atlas.html.j2"),
-            **{doc.chapter.heading.file: render_html(doc, "atlas_round.html.j2") for doc in round_documents(digest)}}
+            **{doc.chapter.heading.file: render_html(doc, "atlas_round.html.j2") for doc in round_documents(digest)},
+            instances.heading.file: render_html(instances, "atlas_instances.html.j2")}
 
 
 def _previous_breaks(context: dg.AssetExecutionContext, shapes: dict[str, str]) -> dict[str, tuple[str, ...]]:

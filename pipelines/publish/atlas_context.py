@@ -27,6 +27,9 @@ from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Headi
 SUMMARY = Heading("1", "Summary", "summary")
 TREND = Heading("2", "The cheapest cost to train across rounds", "trend", running="2 Across rounds")
 INSTANCES = Heading("A", "Cloud instances and prices", "instances", running="A Cloud instances", kind="appendix")
+# The digest prints the instances appendix apart: it changes with the price book only, so a new round
+# does not lay out its pages again (13 of atlas.pdf's 28 for the whole corpus).
+INSTANCES_FILE = "atlas-instances.pdf"
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     # one colour per accelerator model in every figure: the catalog's models, sorted
     palette = Palette(sorted(set(tables["atlas_instances"]["accelerator_model"].drop_nulls().to_list())
                              | set(costs["accelerator_model"].drop_nulls().to_list())))
-    summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables, links=not detail.rounds_apart)
+    summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables, links=not detail.apart)
     trend_figure = trend_chart(numbering.figure(), trend, rounds, palette, cache) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend, fixed=detail.fixed_tables)
     chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail,
@@ -106,16 +109,18 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
-    instances = instances_table(numbering.table(), tables["atlas_instances"], tables["atlas_prices"], price_date,
-                                fixed=detail.fixed_tables)
+    instances_heading = replace(INSTANCES, file=INSTANCES_FILE) if detail.apart else INSTANCES
+    # numbered within the appendix (A.1), so a new round, which numbers its own tables, leaves it unchanged
+    instances = instances_table(f"{INSTANCES.number}.1", tables["atlas_instances"], tables["atlas_prices"],
+                                price_date, fixed=detail.fixed_tables)
     facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"],
                          stale_after_days)
-    contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, INSTANCES)
+    contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, instances_heading)
     return Atlas(
         front=front(price_date, generated_on, mlperf_dir, rounds, facts, contents), price_date=fmt.day(price_date),
         facts=facts, summary_heading=SUMMARY, summary=summary, trend_heading=TREND, trend_figure=trend_figure,
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
-        instances_heading=INSTANCES, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
+        instances_heading=instances_heading, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
         detail=detail, stale_after_days=stale_after_days,
         counts=numbering.counts())
 
@@ -131,9 +136,38 @@ class RoundDocument:
 
 
 def round_documents(atlas: Atlas) -> tuple[RoundDocument, ...]:
-    """The rounds that `atlas` prints apart (Detail.rounds_apart), each with a title page of its own."""
+    """The rounds that `atlas` prints apart (Detail.apart), each with a title page of its own."""
     return tuple(RoundDocument(round_front(atlas.front, c), c, atlas.price_date, atlas.stale_after_days)
                  for c in atlas.chapters if c.heading.file)
+
+
+@dataclass(frozen=True)
+class InstancesDocument:
+    """The instances appendix as a document of its own (atlas_instances.html.j2, printed as its heading's file)."""
+
+    front: Front
+    heading: Heading
+    instances: Table
+
+
+def instances_document(atlas: Atlas) -> InstancesDocument | None:
+    """The instances appendix, where `atlas` prints it apart (Detail.apart), with a title page of its own."""
+    heading = atlas.instances_heading
+    if not heading.file:
+        return None
+    title = "Cloud instances and prices: the price-performance atlas"
+    front = replace(
+        atlas.front, title=title, kicker=f"Price-performance atlas · appendix {heading.number}",
+        subtitle="Every cloud instance the atlas prices, its on-demand price in force and that price's source",
+        description=f"The cloud instances of the MLPerf price-performance atlas and their on-demand prices as of "
+                    f"{atlas.price_date}.",
+        facts=(("Prices as of", atlas.price_date), ("Generated", atlas.front.generated_on),
+               ("Instance types", str(len(atlas.instances.rows))),
+               ("The whole atlas", "atlas.pdf (summary, trend, methodology), atlas-<round>.pdf (each round), "
+                                   "atlas.html (every result)")),
+        contents=(heading,),
+        colophon=f"{title} · prices as of {atlas.price_date} · generated {atlas.front.generated_on}")
+    return InstancesDocument(front, heading, atlas.instances)
 
 
 def round_front(atlas: Front, chapter: RoundChapter) -> Front:
@@ -148,7 +182,8 @@ def round_front(atlas: Front, chapter: RoundChapter) -> Front:
         facts=(("Prices as of", atlas.price_date), ("Generated", atlas.generated_on),
                ("Benchmark models", str(len(chapter.models))),
                ("Priced results", f"{results} ({pairs} result × instance pairs)"),
-               ("The whole atlas", "atlas.pdf (summary, trend, methodology, prices), atlas.html (every result)")),
+               ("The whole atlas", f"atlas.pdf (summary, trend, methodology), {INSTANCES_FILE} (prices), "
+                                   "atlas.html (every result)")),
         contents=chapter.heading.children,
         colophon=f"{title} · prices as of {atlas.price_date} · generated {atlas.generated_on}")
 
@@ -321,7 +356,7 @@ INSTANCE_COLUMNS = (Column("Instance", header=True, width="15%"), Column("Accele
                     Column("Source", css="small", width="34%"))
 
 
-def instances_table(number: int, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date,
+def instances_table(number: str, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date,
                     fixed: bool = False) -> Table:
     """Every cloud instance of the atlas with its on-demand price in force on the price date."""
     in_force = prices_in_force(on_demand(prices), price_date)

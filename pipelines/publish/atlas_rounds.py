@@ -35,12 +35,12 @@ class Detail:
     unpriced_listed: int  # entries the "not priced" table lists (all are in data/atlas_not_priced.csv)
     every_pair: bool  # the web edition's table of every priced pair
     fixed_tables: bool  # tables printed at set column widths (fast to lay out; see records.Table.fixed)
-    rounds_apart: bool = False  # each round a PDF of its own (round_file), its footnotes numbered from 1
+    apart: bool = False  # each round (round_file, its footnotes numbered from 1) and the instances appendix a PDF of its own
 
 
 WEB = Detail(top_rows=TOP_ROWS, tagged_rows=True, figures=True, unpriced_listed=80, every_pair=True, fixed_tables=False)
 DIGEST = Detail(top_rows=3, tagged_rows=False, figures=False, unpriced_listed=0, every_pair=False, fixed_tables=True,
-                rounds_apart=True)
+                apart=True)
 MAX_FRONT_LABELS = 12  # labelled points of the Pareto front in a chart
 
 
@@ -111,13 +111,13 @@ class RoundChapter:
 def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
                   detail: Detail = WEB, cache: ChartCache = NO_CACHE) -> RoundChapter:
     """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs)."""
-    notes = numbering.chapter(restart=detail.rounds_apart)
+    notes = numbering.chapter(restart=detail.apart)
     models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
                                  numbering, palette, detail, cache)
                    for i, model in enumerate(sorted(set(costs["benchmark_model"].to_list())), start=1))
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
-                        children=tuple(m.heading for m in models), file=round_file(round_) if detail.rounds_apart else ""),
+                        children=tuple(m.heading for m in models), file=round_file(round_) if detail.apart else ""),
         round=round_, models=models, notes=tuple(notes))
 
 

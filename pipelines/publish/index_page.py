@@ -91,9 +91,19 @@ def document(root: Path, kind: str, page: str, prefix: str) -> Document:
 
 
 def parts(folder: Path, prefix: str, page: str) -> tuple[tuple[str, str], ...]:
-    """The PDFs printed apart beside <page>.pdf (the atlas's atlas-<round>.pdf), in round order."""
+    """The PDFs printed apart beside <page>.pdf: the atlas's atlas-<round>.pdf in round order, then the
+    others (atlas-instances.pdf) by name."""
     found = {p.stem.removeprefix(f"{page}-"): f"{prefix}{p.name}" for p in folder.glob(f"{page}-*.pdf")}
-    return tuple((name, found[name]) for name in sorted(found, key=round_key))
+    rounds = sorted((name for name in found if _is_round(name)), key=round_key)
+    return tuple((name, found[name]) for name in (*rounds, *sorted(set(found) - set(rounds))))
+
+
+def _is_round(name: str) -> bool:
+    try:
+        round_key(name)
+    except ValueError:
+        return False
+    return True
 
 
 def write_index(reports: Path, title: str) -> Path:

@@ -97,7 +97,7 @@ class HeadCell:
 
 @dataclass(frozen=True)
 class Table:
-    number: int
+    number: int | str  # 12, or "A.1" in an appendix
     caption: str
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
@@ -117,7 +117,7 @@ class Table:
 
     @property
     def id(self) -> str:
-        return self.anchor or f"tab-{self.number}"
+        return self.anchor or f"tab-{self.number}".replace(".", "-")
 
     @cached_property
     def facets(self) -> tuple[str, ...]:
