@@ -222,3 +222,24 @@ def test_the_cheapest_way_to_pay_prefers_on_demand_on_a_tie_and_keeps_report_ord
     # s: spot costs what on demand costs -> on demand; t: both commitments at 2.0 -> the one listed first
     assert best.select("system", "cheapest_option", "cheapest_option_cost_usd").rows() == [
         ("s", "on_demand", 5.0), ("t", "commitment_1y", 2.0)]
+
+
+def test_tied_entries_come_in_one_order_whatever_the_input_order():
+    # one system submitted from three folders with the same time (v4.0's smc, smc-ac-power, smc-dc-power):
+    # the atlas lists them by folder in every build, so the same inputs give the same tables and pages
+    from pipelines.publish.atlas_rounds import best_per_result
+
+    folders = ["smc-dc-power", "smc", "smc-ac-power"]
+    scores = _scores([("v4.0", f, "64xSMC", "resnet", 56.9) for f in folders]).with_columns(
+        pl.lit("Sustainable Metal Cloud").alias("submitter"))  # one submitter's name in all three
+    systems = _systems([("v4.0", f, "64xSMC", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "cloud") for f in folders])
+    in_force = atlas.prices_in_force(PRICES, date(2025, 6, 1))
+    priced = atlas.price_results(atlas.entries(scores, systems), INSTANCES, in_force)
+    orders = set()
+    for seed in range(6):  # rows arrive in any order (parallel joins and reads do that to big frames)
+        frame = atlas.rank(priced.sample(fraction=1.0, shuffle=True, seed=seed))
+        assert frame["cost_rank"].to_list() == [1, 1, 1, 4, 4, 4]  # azure's 32.77 ties three ways, then aws's 40.0
+        best = best_per_result(frame.sample(fraction=1.0, shuffle=True, seed=seed + 100)
+                               .with_columns(pl.lit("closed").alias("division")))
+        orders.add((tuple(frame["folder"]), tuple(r["folder"] for r in best)))
+    assert orders == {(("smc", "smc-ac-power", "smc-dc-power") * 2, ("smc", "smc-ac-power", "smc-dc-power"))}

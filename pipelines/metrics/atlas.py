@@ -195,7 +195,10 @@ def rank(priced: pl.DataFrame) -> pl.DataFrame:
             (time == time.min().over(GROUP)).alias("fastest"),
             pareto_front(time, cost).over(GROUP).alias("on_pareto_front"),
         )
-        .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system")
+        # to the last key, so tied entries (one system submitted from several folders: v4.0's smc,
+        # smc-ac-power and smc-dc-power) come in the same order in every build: same inputs, same bytes
+        .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system",
+              "folder", "benchmark")
     )
 
 
@@ -217,7 +220,8 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
                                     "accelerator_model": pl.Utf8, "time_to_train_minutes": pl.Float64,
                                     "results_priced": pl.UInt32, "change_pct": pl.Float64})
     best = (
-        ranked.filter(pl.col("division") == "closed").sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system")
+        ranked.filter(pl.col("division") == "closed").sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system",
+                                                           "folder", "benchmark")
         .group_by("benchmark_model", "round", maintain_order=True)
         .agg(
             pl.col("benchmark").first(),

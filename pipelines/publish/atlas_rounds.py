@@ -128,7 +128,7 @@ def best_per_result(group: pl.DataFrame) -> list[dict]:
     best = (group.sort("cost_to_train_usd", "provider", "instance_type")
             .group_by("folder", "system", "benchmark", maintain_order=True).first()
             .join(priced_on, on=["folder", "system", "benchmark"], how="left")
-            .sort(DIVISION_ORDER, "cost_to_train_usd", "submitter", "system"))
+            .sort(DIVISION_ORDER, "cost_to_train_usd", "submitter", "system", "folder", "benchmark"))  # ties: by folder
     return best.with_columns(pl.int_range(1, pl.len() + 1).over("division").alias("result_rank")).to_dicts()
 
 
