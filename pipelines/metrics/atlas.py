@@ -195,11 +195,16 @@ def rank(priced: pl.DataFrame) -> pl.DataFrame:
             (time == time.min().over(GROUP)).alias("fastest"),
             pareto_front(time, cost).over(GROUP).alias("on_pareto_front"),
         )
-        # to the last key, so tied entries (one system submitted from several folders: v4.0's smc,
-        # smc-ac-power and smc-dc-power) come in the same order in every build: same inputs, same bytes
         .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system",
-              "folder", "benchmark")
+              *_tie_breakers(priced))
     )
+
+
+def _tie_breakers(frame: pl.DataFrame) -> list[str]:
+    """The last sort keys of the atlas's rows: tied entries (one system submitted from several folders
+    with the same time: v4.0's smc, smc-ac-power and smc-dc-power) come in the same order in every
+    build, whatever order the joins and reads gave them: same inputs, same tables and pages."""
+    return [c for c in ("folder", "benchmark") if c in frame.columns]
 
 
 def energy_rank() -> pl.Expr:
@@ -221,7 +226,7 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
                                     "results_priced": pl.UInt32, "change_pct": pl.Float64})
     best = (
         ranked.filter(pl.col("division") == "closed").sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system",
-                                                           "folder", "benchmark")
+                                                           *_tie_breakers(ranked))
         .group_by("benchmark_model", "round", maintain_order=True)
         .agg(
             pl.col("benchmark").first(),
