@@ -155,36 +155,42 @@ def instances_document(atlas: Atlas) -> InstancesDocument | None:
     heading = atlas.instances_heading
     if not heading.file:
         return None
-    title = "Cloud instances and prices: the price-performance atlas"
-    front = replace(
-        atlas.front, title=title, kicker=f"Price-performance atlas · appendix {heading.number}",
+    front = part_front(
+        atlas.front, title="Cloud instances and prices: the price-performance atlas",
+        kicker=f"Price-performance atlas · appendix {heading.number}",
         subtitle="Every cloud instance the atlas prices, its on-demand price in force and that price's source",
         description=f"The cloud instances of the MLPerf price-performance atlas and their on-demand prices as of "
                     f"{atlas.price_date}.",
-        facts=(("Prices as of", atlas.price_date), ("Generated", atlas.front.generated_on),
-               ("Instance types", str(len(atlas.instances.rows))),
+        facts=(("Instance types", str(len(atlas.instances.rows))),
                ("The whole atlas", "atlas.pdf (summary, trend, methodology), atlas-<round>.pdf (each round), "
                                    "atlas.html (every result)")),
-        contents=(heading,),
-        colophon=f"{title} · prices as of {atlas.price_date} · generated {atlas.front.generated_on}")
+        contents=(heading,))
     return InstancesDocument(front, heading, atlas.instances)
 
 
 def round_front(atlas: Front, chapter: RoundChapter) -> Front:
     """The title page and contents of one round's PDF: the atlas's, narrowed to the round."""
     results, pairs = sum(m.results for m in chapter.models), sum(m.pairs for m in chapter.models)
-    title = f"MLPerf Training {chapter.round}: the price-performance atlas"
-    return replace(
-        atlas, title=title, kicker=f"Price-performance atlas · digest of round {chapter.round}",
+    return part_front(
+        atlas, title=f"MLPerf Training {chapter.round}: the price-performance atlas",
+        kicker=f"Price-performance atlas · digest of round {chapter.round}",
         subtitle=f"Every published MLPerf Training {chapter.round} result, priced on every matching cloud instance",
         description=f"MLPerf Training {chapter.round}: the cheapest results per benchmark model at on-demand cloud "
                     f"prices as of {atlas.price_date}.",
-        facts=(("Prices as of", atlas.price_date), ("Generated", atlas.generated_on),
-               ("Benchmark models", str(len(chapter.models))),
+        facts=(("Benchmark models", str(len(chapter.models))),
                ("Priced results", f"{results} ({pairs} result × instance pairs)"),
                ("The whole atlas", f"atlas.pdf (summary, trend, methodology), {INSTANCES_FILE} (prices), "
                                    "atlas.html (every result)")),
-        contents=chapter.heading.children,
+        contents=chapter.heading.children)
+
+
+def part_front(atlas: Front, *, title: str, kicker: str, subtitle: str, description: str,
+               facts: tuple[tuple[str, str], ...], contents: tuple[Heading, ...]) -> Front:
+    """The title page of a part of the digest printed apart: the atlas's, with its own title, facts
+    (after the atlas's price date and build day) and contents."""
+    return replace(
+        atlas, title=title, kicker=kicker, subtitle=subtitle, description=description,
+        facts=(("Prices as of", atlas.price_date), ("Generated", atlas.generated_on), *facts), contents=contents,
         colophon=f"{title} · prices as of {atlas.price_date} · generated {atlas.generated_on}")
 
 
