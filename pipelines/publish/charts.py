@@ -314,7 +314,7 @@ def pareto_chart(points: list[Point], chart_id: str, alt: str) -> str:
               frameon=False, fontsize=7.5, handletextpad=0.3, columnspacing=1.2)
     fig.tight_layout()
     _label_points(ax, fig, points, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
-    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups)
+    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups, laid_out=True)
 
 
 def price_history_chart(series: dict[str, list[tuple[date, float]]], ylabel: str, chart_id: str, alt: str,
@@ -445,4 +445,4 @@ def emissions_chart(points: list[EmissionsPoint], chart_id: str, alt: str) -> st
     # the label placer reads a Point's x as minutes: here it is the emissions
     placed = [Point(p.label, p.kg_co2e, p.usd, False) for p in points]
     _label_points(ax, fig, placed, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
-    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups)
+    return figure_svg(fig, chart_id, alt, tips.texts, tips.groups, laid_out=True)

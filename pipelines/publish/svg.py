@@ -18,11 +18,14 @@ from html import escape
 import matplotlib.pyplot as plt
 
 
-def figure_svg(fig, chart_id: str, alt: str, tips: list[str] = (), groups: list[list[str]] = ()) -> str:
-    """The figure as an <svg> element for inlining in HTML; closes the figure."""
+def figure_svg(fig, chart_id: str, alt: str, tips: list[str] = (), groups: list[list[str]] = (),
+               laid_out: bool = False) -> str:
+    """The figure as an <svg> element for inlining in HTML; closes the figure. A figure `laid_out` (tight_layout already
+    fit its labels and legend inside it) is written as it is; any other is cropped to its content, which costs
+    matplotlib an extra pass over every artist (about an eighth of the atlas's chart time)."""
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None},
-                bbox_inches="tight", pad_inches=0.05)
+    crop = {} if laid_out else {"bbox_inches": "tight", "pad_inches": 0.05}
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None, "Format": None, "Type": None}, **crop)
     plt.close(fig)
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: the SVG is inlined in HTML
