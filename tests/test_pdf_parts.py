@@ -4,11 +4,13 @@ processes, a real cache folder; only a document whose HTML changed is laid out a
 from __future__ import annotations
 
 import io
+import os
 from datetime import date
 
 from pypdf import PdfReader
 
 from pipelines.publish.pdf_parts import GENERATED, PdfCache, Printing
+from pipelines.publish.render import WORKER_NICENESS, pdf_process
 
 DAY = date(2026, 8, 20)
 
@@ -74,3 +76,9 @@ def test_without_a_folder_everything_is_laid_out(tmp_path):
     with Printing({"a.pdf": page("alpha")}, DAY, PdfCache(None)) as printing:
         assert printing.laid_out == ("a.pdf",)
         assert printing.result()["a.pdf"].pages == 1
+
+
+def test_workers_yield_the_cpu_to_the_caller():
+    # the web edition, drawn by the caller while the workers lay out, is what the atlas waits for
+    with pdf_process(2) as pool:
+        assert pool.submit(os.nice, 0).result() == min(os.nice(0) + WORKER_NICENESS, 19)

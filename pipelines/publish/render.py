@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import multiprocessing
+import os
 import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -93,6 +94,7 @@ class TemplatesOnlyFetcher(URLFetcher):
         raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
 
 
+WORKER_NICENESS = 10  # pdf_process's workers yield the CPU to the process that started them
 FOOTNOTE_PASSES = 4  # layouts at most before the last, each moving the rows of displaced notes to new pages
 
 
@@ -242,5 +244,10 @@ def pdf_process(workers: int = 1) -> ProcessPoolExecutor:
     """Fresh processes of their own for print_pdf ("spawn": they share nothing with the caller), which the
     caller can keep busy meanwhile. Laying out a hundred pages takes WeasyPrint a few hundred MiB,
     which a Python process keeps once it has them; a process that ends gives them back, and the
-    caller's own memory (the web edition's charts and tables) never adds to them."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    caller's own memory (the web edition's charts and tables) never adds to them.
+
+    The workers run at a lower priority (nice): the caller's work is usually what the result waits
+    for (the web edition needs every chart drawn in one process, while the documents spread over the
+    workers), so on a busy machine the caller keeps a whole core and the workers take what is left."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=os.nice, initargs=(WORKER_NICENESS,))
