@@ -41,6 +41,18 @@ def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = 
     return meta
 
 
+def frame_metadata(table: str, frame) -> dict:
+    """table_metadata for a polars frame not in the warehouse (a scored round's table): rows, columns with
+    their meaning, its first ten rows."""
+    return {
+        "dagster/row_count": frame.height,
+        "dagster/column_schema": dg.TableSchema(
+            columns=[dg.TableColumn(name=name, type=str(dtype), description=_meaning(table, name))
+                     for name, dtype in frame.schema.items()]),
+        "preview": dg.MetadataValue.md(_markdown(table, frame.head(10))),
+    }
+
+
 def _meaning(table: str, column: str) -> str | None:
     known = describe(table, column)
     return known.meaning if known else None
