@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
 from datetime import date
 from html import unescape
 from pathlib import Path
@@ -16,6 +18,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipelines.config import REPO_ROOT
 from pipelines.publish import labels, numbers as fmt
 from tests.browser import browser, open_offline
 
@@ -260,3 +263,12 @@ def test_index_leads_to_everything_published(bundled_run, sample_atlas_folder, t
             page.screenshot(path=str(tmp_path / f"index-{width}-{scheme}.png"), full_page=True)
             assert accessibility_violations(page) == [], (width, scheme)
             page.close()
+
+
+def test_the_runtime_is_read_from_itables_without_importing_it_or_pandas():
+    # importing itables imports pandas: 40 MiB the atlas's publishing process would keep for nothing
+    code = ("import sys; from pipelines.publish import web_assets; "
+            "assert 'DataTables' in web_assets.runtime_code() and web_assets.stylesheet(); "
+            "print(sorted(m for m in ('itables', 'pandas') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT)
+    assert out.stdout.strip() == "[]"
