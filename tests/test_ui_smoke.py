@@ -12,6 +12,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 import warnings
@@ -69,6 +70,13 @@ def running(pids: set[int]) -> set[int]:
             if int(pid) in pids and not stat.startswith("Z")}
 
 
+# exec's a command with every signal handled by default and none blocked, as a shell starts it (Python
+# itself ignores SIGPIPE and SIGXFSZ; SIGKILL and SIGSTOP cannot be set)
+AS_FROM_A_TERMINAL = [sys.executable, "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                      "[signal.signal(s, signal.SIG_DFL) for s in signal.valid_signals() "
+                      "if s not in (signal.SIGKILL, signal.SIGSTOP)]; os.execvp(sys.argv[1], sys.argv[1:])"]
+
+
 class UI:
     """`make ui` as a user starts it from a terminal: its own session and process group."""
 
@@ -78,8 +86,12 @@ class UI:
         self.port, self.log = port, log
         self.handle = open(log, "wb")
         self.started: set[int] = set()
-        # `-o venv`: the environment is ready (CI made it; a worktree shares another's)
-        self.proc = subprocess.Popen(["make", "--no-print-directory", "-o", "venv", "ui", "UI_HOST=127.0.0.1",
+        # `-o venv`: the environment is ready (CI made it; a worktree shares another's). AS_FROM_A_TERMINAL:
+        # a shell starts make with every signal handled by default and none blocked, and make keeps a signal
+        # ignored that it found ignored, so a test process that inherited or picked up an ignored or blocked
+        # SIGINT or SIGTERM (`pytest &` ignores SIGINT) would see make never stop.
+        self.proc = subprocess.Popen([*AS_FROM_A_TERMINAL, "make", "--no-print-directory", "-o", "venv", "ui",
+                                      "UI_HOST=127.0.0.1",
                                       f"UI_PORT={port}"], cwd=REPO, env=env,
                                      stdout=self.handle, stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -122,6 +134,17 @@ class UI:
             except ProcessLookupError:
                 pass
         self.handle.close()
+
+
+def test_make_starts_with_default_signal_handling_whatever_the_test_process_had():
+    def masks(command: list[str]) -> dict[str, int]:
+        out = subprocess.run(["env", "--ignore-signal=INT", "--block-signal=TERM", *command, "grep", "-E",
+                              "^Sig(Ign|Blk):", "/proc/self/status"], capture_output=True, text=True, check=True).stdout
+        return {line.split(":")[0]: int(line.split()[1], 16) for line in out.splitlines()}
+
+    ignored_int, blocked_term = 1 << (signal.SIGINT - 1), 1 << (signal.SIGTERM - 1)
+    assert masks([]) == {"SigIgn": ignored_int, "SigBlk": blocked_term}  # what a plain child would inherit
+    assert masks(AS_FROM_A_TERMINAL) == {"SigIgn": 0, "SigBlk": 0}
 
 
 @pytest.fixture
