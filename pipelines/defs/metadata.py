@@ -26,13 +26,9 @@ REGENERATE = (
 
 
 def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = False) -> dict:
-    described = conn.sql(f"describe {table}").fetchall()
     meta: dict = {
         "dagster/row_count": table_rows(conn, table),
-        "dagster/column_schema": dg.TableSchema(
-            columns=[dg.TableColumn(name=row[0], type=str(row[1]), description=_meaning(table, row[0]))
-                     for row in described]
-        ),
+        "dagster/column_schema": _column_schema(table, conn.sql(f"describe {table}").fetchall()),
         "table": dg.MetadataValue.text(table),
     }
     if preview:
@@ -46,11 +42,15 @@ def frame_metadata(table: str, frame) -> dict:
     their meaning, its first ten rows."""
     return {
         "dagster/row_count": frame.height,
-        "dagster/column_schema": dg.TableSchema(
-            columns=[dg.TableColumn(name=name, type=str(dtype), description=_meaning(table, name))
-                     for name, dtype in frame.schema.items()]),
+        "dagster/column_schema": _column_schema(table, frame.schema.items()),
         "preview": dg.MetadataValue.md(_markdown(table, frame.head(10))),
     }
+
+
+def _column_schema(table: str, columns) -> dg.TableSchema:
+    """(name, type, ...) per column -> the UI's column schema, each column with its meaning (pipelines/columns.py)."""
+    return dg.TableSchema(columns=[dg.TableColumn(name=name, type=str(kind), description=_meaning(table, name))
+                                   for name, kind, *_ in columns])
 
 
 def _meaning(table: str, column: str) -> str | None:
