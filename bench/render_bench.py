@@ -43,7 +43,8 @@ def child(source: str, out: str) -> None:
     """In a fresh process: build the context, render HTML and PDF; write the timings to `out`."""
     from datetime import date
 
-    from pipelines.publish.render import render_html, render_pdf
+    from pipelines.publish.pdf import render_pdf
+    from pipelines.publish.render import render_html
 
     result = {}
     start, cpu = time.perf_counter(), time.process_time()

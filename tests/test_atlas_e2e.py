@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.render import TemplatesOnlyFetcher
+from pipelines.publish.pdf import TemplatesOnlyFetcher
 from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
 from tests.mlperf_fixtures import run_log
 from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from datetime import date
+from pathlib import Path
 
 from pypdf import PdfReader
 
-from pipelines.publish.pdf_parts import GENERATED, PdfCache, Printing
-from pipelines.publish.render import WORKER_NICENESS, pdf_process
+from pipelines.publish.pdf_parts import GENERATED, WORKER_NICENESS, PdfCache, Printing, pdf_process
 
 DAY = date(2026, 8, 20)
 
@@ -82,3 +84,22 @@ def test_workers_yield_the_cpu_to_the_caller():
     # the web edition, drawn by the caller while the workers lay out, is what the atlas waits for
     with pdf_process(2) as pool:
         assert pool.submit(os.nice, 0).result() == min(os.nice(0) + WORKER_NICENESS, 19)
+
+
+def test_weasyprint_is_imported_by_the_workers_only(tmp_path):
+    # the atlas's publish step renders its pages and waits on the workers: WeasyPrint (~40 MiB resident)
+    # in that process too would only add to the run's peak memory
+    script = f"""
+import sys
+from datetime import date
+from pipelines.defs import atlas_report
+from pipelines.publish import page_breaks, pdf_parts, render
+html = {page("alpha")!r}
+page_breaks.table_shape(html)
+with pdf_parts.Printing({{"a.pdf": html}}, date(2026, 8, 20), pdf_parts.PdfCache(None)) as printing:
+    assert printing.result()["a.pdf"].pages == 1
+print(sorted(name for name in sys.modules if name.split(".")[0] == "weasyprint"))
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[1], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -19,7 +19,8 @@ from pypdf import PdfReader
 
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish import web_assets
-from pipelines.publish.render import TemplatesOnlyFetcher, render_html, render_pdf
+from pipelines.publish.pdf import TemplatesOnlyFetcher, render_pdf
+from pipelines.publish.render import render_html
 from bench.synthetic import synthetic_context
 
 SCRIPT = "<script>alert('x')</script>"

@@ -16,8 +16,9 @@ from types import SimpleNamespace as Page
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.render import (displaced_footnotes, lay_out, row_on_new_page, row_position, rows_on_new_page,
-                                      table_shape)
+from pipelines.publish.page_breaks import (displaced_footnotes, row_on_new_page, row_position, rows_on_new_page,
+                                           table_shape)
+from pipelines.publish.pdf import lay_out
 from tests.pipeline_runner import BUNDLED_RAW
 
 

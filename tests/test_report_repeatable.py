@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from pipelines.defs.report import REPORT_TABLES as MARTS
 from pipelines.publish.from_marts import report_context
-from pipelines.publish.render import render_html, render_pdf
+from pipelines.publish.pdf import render_pdf
+from pipelines.publish.render import render_html
 from pipelines.warehouse import connect, read_table
 
 with connect(Path(sys.argv[1]), read_only=True) as conn:

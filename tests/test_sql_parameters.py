@@ -163,7 +163,7 @@ def test_pdf_renderer_fetches_only_templates_and_data_urls(tmp_path):
     from datetime import date
 
     from pipelines.config import TEMPLATES_DIR
-    from pipelines.publish.render import TemplatesOnlyFetcher, render_pdf
+    from pipelines.publish.pdf import TemplatesOnlyFetcher, render_pdf
 
     secret = tmp_path / "secret.css"
     secret.write_text("body { color: red }")

@@ -38,7 +38,7 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     from pipelines.publish.atlas_rounds import WEB
     from pipelines.publish.chart_cache import ChartCache
     from pipelines.publish.pdf_parts import PdfCache, Printing
-    from pipelines.publish.render import table_shape
+    from pipelines.publish.page_breaks import table_shape
 
     charts, pdfs = ChartCache(settings.chart_cache), PdfCache(settings.pdf_cache)
     folder = build_dir(_atlas_reports(settings), context.run.run_id)

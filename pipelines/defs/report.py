@@ -56,7 +56,7 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
         raise dg.Failure(f"{html_path} is missing: materialize report_html in the same run as report_pdf")
     with settings.connect() as conn:
         price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
-    from pipelines.publish.render import render_pdf
+    from pipelines.publish.pdf import render_pdf
 
     pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=price_date)
     write_atomic(folder / "report.pdf", pdf)

@@ -3,7 +3,7 @@
 WeasyPrint lays out about five pages a second and holds every page until the PDF is written: the
 atlas's digest as one document (115 pages for eleven rounds) took 24 s a layout and 575 MiB, and any
 price change or new round laid out all of it again. Printed as atlas.pdf plus one PDF per round,
-each document is laid out in one of a few worker processes at once (render.pdf_process) and kept on
+each document is laid out in one of a few worker processes at once (pdf_process) and kept on
 disk under the SHA-256 of its HTML: a new round lays out only its own PDF and atlas.pdf, an
 unchanged atlas nothing, also on a later day: the day a document says it was generated is left out of
 its key (GENERATED). A new price snapshot still lays out every PDF, since each shows the atlas's price
@@ -14,26 +14,41 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import os
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import metadata
 from pathlib import Path
 
-from pipelines.publish.render import Printed, pdf_process, print_pdf
 from pipelines.publish.store import prune, write_atomic
 
 # Where a document says the day it was generated: left out of its key and filled in when it is laid out,
 # so a document unchanged but for that day is served as first printed (and says that day, which is true).
 GENERATED = "@generated-day@"
 WORKERS = 2  # processes laying out at once: the machine's two cores (each holds one document's pages)
+WORKER_NICENESS = 10  # pdf_process's workers yield the CPU to the process that started them
+PRINTING_CODE = ("render.py", "page_breaks.py", "pdf.py")  # what the HTML goes through on its way to a PDF
 
 
 def _version() -> str:
     """What changes every key when printing changes: WeasyPrint's version and the printing code."""
     digest = hashlib.sha256(f"weasyprint=={metadata.version('weasyprint')}".encode())
-    digest.update(Path(__file__).with_name("render.py").read_bytes())
+    for module in PRINTING_CODE:
+        digest.update(Path(__file__).with_name(module).read_bytes())
     return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A tagged PDF and how it was laid out (Laid's breaks and layouts, its page count)."""
+
+    pdf: bytes
+    breaks: tuple[str, ...]
+    layouts: int
+    pages: int
 
 
 @dataclass
@@ -106,3 +121,26 @@ class Printing:
             self.printed[name] = pending.result()
             self.cache.put(self.keys[name], self.printed[name])
         return {name: self.printed[name] for name in self.keys}
+
+
+
+def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:
+    """`html` laid out (with `breaks` as hints: see pdf.lay_out) and written as a tagged PDF dated `created`.
+    A worker's job: WeasyPrint (~40 MiB and 0.4 s to import) is imported in the workers, not in the caller."""
+    from pipelines.publish.pdf import lay_out, pdf_bytes
+
+    laid = lay_out(html, breaks=breaks)
+    return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages))
+
+
+def pdf_process(workers: int = 1) -> ProcessPoolExecutor:
+    """Fresh processes of their own for print_pdf ("spawn": they share nothing with the caller), which the
+    caller can keep busy meanwhile. Laying out a hundred pages takes WeasyPrint a few hundred MiB,
+    which a Python process keeps once it has them; a process that ends gives them back, and the
+    caller's own memory (the web edition's charts and tables) never adds to them.
+
+    The workers run at a lower priority (nice): the caller's work is usually what the result waits
+    for (the web edition needs every chart drawn in one process, while the documents spread over the
+    workers), so on a busy machine the caller keeps a whole core and the workers take what is left."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=os.nice, initargs=(WORKER_NICENESS,))

@@ -1,0 +1,76 @@
+"""Which table rows start a new page in a printed document: the rows moved for footnotes that WeasyPrint
+printed pages after their call, and the hints a later layout of a document of the same shape takes.
+Plain text work on the page's HTML (and a laid-out document's anchors), without WeasyPrint."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+
+def displaced_footnotes(document) -> list[int]:
+    """The first footnote of each page that is printed on a later page than its call, in page order."""
+    page_of: dict[str, int] = {}
+    for number, page in enumerate(document.pages):
+        for anchor in page.anchors:
+            page_of.setdefault(anchor, number)
+    calls = sorted(int(a.removeprefix("fncall-")) for a in page_of if a.startswith("fncall-"))
+    first: dict[int, int] = {}
+    for n in calls:
+        call_page = page_of[f"fncall-{n}"]
+        if page_of.get(f"fn-{n}", call_page) > call_page:
+            first.setdefault(call_page, n)
+    return [first[page] for page in sorted(first)]
+
+
+_PAGE_BREAK = '<tr style="break-before: page"'
+_TABLE = re.compile(r'<table id="([^"]+)"')
+
+
+def row_on_new_page(html: str, marker: str) -> str:
+    """`html` with the table row that holds `marker` starting a new page (unchanged outside a table row,
+    or when the row starts one already)."""
+    at = html.find(marker)
+    row = html.rfind("<tr", 0, at)
+    if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row:
+        return html
+    return break_before(html, row)
+
+
+def break_before(html: str, row: int | None) -> str:
+    if row is None or html.startswith(_PAGE_BREAK, row):
+        return html
+    return html[:row] + _PAGE_BREAK + html[row + 3:]
+
+
+def row_position(html: str, ref: str) -> int | None:
+    """Where the row `ref` ("<table id>/<body row from 0>") starts in `html`; None when it has no such row."""
+    table, _, index = ref.rpartition("/")
+    at = html.find(f'<table id="{table}"')
+    body = html.find("<tbody>", at)
+    end = html.find("</table>", at)
+    if at < 0 or body < 0 or not index.isdigit() or body > end:
+        return None
+    row = body
+    for _ in range(int(index) + 1):
+        row = html.find("<tr", row + 1)
+        if row < 0 or row > end:
+            return None
+    return row
+
+
+def rows_on_new_page(html: str) -> tuple[str, ...]:
+    """The rows that `row_on_new_page` made start a page, as references for `row_position`."""
+    refs = []
+    for found in re.finditer(re.escape(_PAGE_BREAK), html):
+        tables = list(_TABLE.finditer(html, 0, found.start()))
+        if tables:
+            body = html.find("<tbody>", tables[-1].end())
+            refs.append(f"{tables[-1].group(1)}/{html.count('<tr', body, found.start())}")
+    return tuple(refs)
+
+
+def table_shape(html: str) -> str:
+    """A digest of the tables' ids and rows: two documents of the same shape move the same rows (hints
+    are used only between them)."""
+    return hashlib.sha256("".join(m.group(0) for m in re.finditer(r'<table id="[^"]+"|<tr\b', html)).encode()).hexdigest()

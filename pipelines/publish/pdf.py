@@ -1,0 +1,106 @@
+"""PDF from the report's or the atlas's HTML with WeasyPrint, tagged (PDF/UA-1) and dated so the bytes repeat.
+
+Safety: WeasyPrint gets a URL fetcher that serves `data:` URLs and files inside templates/ only, so no
+local file and no network URL is ever read while printing.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import date, datetime, time, timezone
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from weasyprint import HTML
+from weasyprint.document import Document
+from weasyprint.urls import URLFetcher
+
+from pipelines.config import TEMPLATES_DIR
+from pipelines.publish.page_breaks import (break_before, displaced_footnotes, row_on_new_page, row_position,
+                                          rows_on_new_page)
+from pipelines.publish.render import for_print
+
+
+class TemplatesOnlyFetcher(URLFetcher):
+    """Serves data: URLs and files inside the templates folder; refuses everything else."""
+
+    def __init__(self, templates: Path = TEMPLATES_DIR):
+        super().__init__(allowed_protocols={"data", "file"}, allow_redirects=False)
+        self.templates = templates.resolve()
+        self.refused: list[str] = []
+
+    def fetch(self, url, headers=None):
+        scheme = url.split(":", 1)[0].lower()
+        if scheme == "file":
+            target = Path(unquote(urlparse(url).path)).resolve()
+            if not target.is_relative_to(self.templates):
+                return self._refuse(url)
+        elif scheme != "data":
+            return self._refuse(url)
+        return super().fetch(url, headers)
+
+    def _refuse(self, url: str):
+        self.refused.append(url)
+        raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
+
+
+FOOTNOTE_PASSES = 4  # layouts at most before the last, each moving the rows of displaced notes to new pages
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A laid-out document and the table rows that were made to start a page ("tab-12/3": the body row 3,
+    from 0, of table tab-12), which a later layout of a document of the same shape can take as hints."""
+
+    document: Document
+    breaks: tuple[str, ...]
+    layouts: int
+
+
+def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None,
+            breaks: tuple[str, ...] = ()) -> Laid:
+    """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF.
+
+    WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's
+    footnote area and prints those notes pages later. Where that happened, the rows that call the
+    first such note of each page start a new page, all in one go, and the document is laid out
+    again (each layout of the atlas's digest takes a quarter of a minute: one extra pass, not one per
+    note). `breaks`: rows to start a page from the first layout on (the rows a previous layout of the
+    same document moved: with them one layout usually suffices). Every layout returned is checked."""
+    printed = for_print(html)
+    for ref in breaks:
+        printed = break_before(printed, row_position(printed, ref))
+    fetcher = fetcher or TemplatesOnlyFetcher(templates)
+
+    def layout(text: str) -> Document:
+        return HTML(string=text, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
+
+    moved: set[int] = set()
+    for layouts in range(1, FOOTNOTE_PASSES + 1):
+        document = layout(printed)
+        notes = [n for n in displaced_footnotes(document) if n not in moved]  # a moved row that did not help stays
+        fixed = printed
+        for note in notes:
+            fixed = row_on_new_page(fixed, f'id="fncall-{note}"')
+        if fixed == printed:  # nothing displaced, or no call in a table row: another layout would be the same
+            return Laid(document, rows_on_new_page(printed), layouts)
+        moved.update(notes)
+        printed = fixed
+        del document  # its pages go before the next layout makes new ones (memory: one layout at a time)
+    return Laid(layout(printed), rows_on_new_page(printed), FOOTNOTE_PASSES + 1)
+
+
+def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:
+    """A tagged PDF (PDF/UA-1); its creation date is fixed to `created` so the bytes repeat."""
+    return pdf_bytes(lay_out(html, templates, fetcher).document, created)
+
+
+def pdf_bytes(document: Document, created: date) -> bytes:
+    """The laid-out document as a tagged PDF (PDF/UA-1) dated `created`."""
+    stamp = datetime.combine(created, time(0, 0), tzinfo=timezone.utc).isoformat()
+    document.metadata.created = stamp
+    document.metadata.modified = stamp
+    buffer = io.BytesIO()
+    document.write_pdf(buffer, pdf_variant="pdf/ua-1")
+    return buffer.getvalue()
