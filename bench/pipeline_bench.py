@@ -177,30 +177,30 @@ def direct(raw_dir: str, out_csv: str) -> None:
     comparisons = pl.DataFrame(rows, orient="row", schema=["comparison", "position", "provider", "region",
                                                            "instance_type", "benchmark", "is_baseline"])
     conn = duckdb.connect()
-    instances = conn.sql(f"select provider, instance_type, accelerator, accelerator_count "
-                         f"from read_csv('{raw}/instances.csv')").pl()
-    mappings = conn.sql(f"select provider, instance_type, benchmark, system "
-                        f"from read_csv('{raw}/mappings.csv', types={{'system': 'varchar'}})").pl()
+    instances = pl.DataFrame(conn.sql(f"select provider, instance_type, accelerator, accelerator_count "
+                         f"from read_csv('{raw}/instances.csv')"))
+    mappings = pl.DataFrame(conn.sql(f"select provider, instance_type, benchmark, system "
+                        f"from read_csv('{raw}/mappings.csv', types={{'system': 'varchar'}})"))
     price_date = config.get("price_date")
     prices_all = conn.sql(f"select provider, region, instance_type, usd_per_hour, as_of::date as as_of "
                           f"from read_csv('{raw}/prices/*.csv', union_by_name=true)")
     limit = f"date '{price_date}'" if price_date else "(select max(as_of) from prices_all)"
-    prices = conn.sql(f"select provider, region, instance_type, usd_per_hour from prices_all where as_of <= {limit} "
+    prices = pl.DataFrame(conn.sql(f"select provider, region, instance_type, usd_per_hour from prices_all where as_of <= {limit} "
                       "qualify row_number() over (partition by provider, region, instance_type "
-                      "order by as_of desc) = 1").pl()
+                      "order by as_of desc) = 1"))
     summary = conn.sql(f"select * from read_csv('{raw}/results/*.csv', union_by_name=true, all_varchar=true)")
     meta = ["division", "availability", "submitter", "system", "number_of_nodes", "host_processor_model_name",
             "host_processors_count", "accelerator_model_name", "accelerators_count", "framework", "notes",
             "private_id", "details_url", "code_url"]
     bench_cols = [c for c in summary.columns if c not in meta]
-    times = conn.sql(
+    times = pl.DataFrame(conn.sql(
         "with long as (unpivot summary on " + ", ".join(f'"{c}"' for c in bench_cols)
         + " into name benchmark value minutes) "
         "select regexp_extract(details_url, '/systems/([^/]+)\\.json$', 1) as system, benchmark, "
         "minutes::double as time_to_train_minutes from long where minutes <> '' "
         "qualify row_number() over (partition by system, benchmark order by "
         "string_split(regexp_extract(details_url, 'training_results_v([0-9.]+)', 1), '.')::integer[] desc) = 1"
-    ).pl()
+    ))
     cost = (
         comparisons.join(instances, on=["provider", "instance_type"], how="left")
         .join(mappings, on=["provider", "instance_type", "benchmark"], how="left")
@@ -283,7 +283,7 @@ def check_direct_matches(place: _Place) -> int:
     import polars as pl
 
     with duckdb.connect(str(place.warehouse), read_only=True) as conn:
-        ours = conn.sql("select comparison, benchmark, instance_type, cost_to_train_usd from cost_to_train").pl()
+        ours = pl.DataFrame(conn.sql("select comparison, benchmark, instance_type, cost_to_train_usd from cost_to_train"))
     theirs = pl.read_csv(place.root / "direct.csv").select("comparison", "benchmark", "instance_type",
                                                             "cost_to_train_usd")
     joined = ours.join(theirs, on=["comparison", "benchmark", "instance_type"], how="full", suffix="_direct")

@@ -92,7 +92,7 @@ def query(conn: duckdb.DuckDBPyConnection, name: str, **inputs: Input) -> pl.Dat
     """Run sql/**/<name>.sql, one SELECT over the inputs given as views (as for create_table), as a frame.
     Works on a read-only connection: frames are registered, not created."""
     with _views(conn, inputs):
-        return conn.sql(sql_text(name)).pl()
+        return to_polars(conn.sql(sql_text(name)))
 
 
 @contextmanager
@@ -102,7 +102,7 @@ def _views(conn: duckdb.DuckDBPyConnection, inputs: dict[str, Input]) -> Iterato
         if isinstance(value, duckdb.DuckDBPyRelation):
             value.create_view(view, replace=True)
         else:
-            conn.register(view, value.to_arrow())
+            conn.register(view, _Scannable(value))
     try:
         yield
     finally:
@@ -136,4 +136,23 @@ def table_rows(conn: duckdb.DuckDBPyConnection, name: str) -> int:
 
 
 def read_table(conn: duckdb.DuckDBPyConnection, name: str) -> pl.DataFrame:
-    return conn.sql(f"select * from {name}").pl()
+    return to_polars(conn.sql(f"select * from {name}"))
+
+
+# DuckDB and polars hand frames to each other as Arrow C streams (the Arrow PyCapsule interface both speak)
+# rather than through pyarrow, as .pl() and DuckDB's scan of a polars frame do: pyarrow, loaded for nothing
+# else, holds ~30 MiB more in every process that reads or writes a table (the atlas publishes in one).
+
+def to_polars(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
+    """A DuckDB result as a polars frame (what .pl() gives, column types included)."""
+    return pl.DataFrame(relation)
+
+
+class _Scannable:
+    """A polars frame as DuckDB scans it: a fresh Arrow C stream on every scan."""
+
+    def __init__(self, frame: pl.DataFrame):
+        self.frame = frame
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self.frame.__arrow_c_stream__(requested_schema)

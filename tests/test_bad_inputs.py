@@ -120,7 +120,7 @@ def tables(warehouse: Path) -> dict[str, pl.DataFrame]:
     """Every table in the warehouse (opened read-only, as a reader would)."""
     with duckdb.connect(str(warehouse), read_only=True) as conn:
         names = [row[0] for row in conn.sql("select table_name from duckdb_tables() order by 1").fetchall()]
-        return {name: conn.sql(f"select * from {name}").pl() for name in names}
+        return {name: pl.DataFrame(conn.sql(f"select * from {name}")) for name in names}
 
 
 def marts(all_tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:

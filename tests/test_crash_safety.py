@@ -127,7 +127,7 @@ def newest_run(root: Path) -> str:
 
 def marts(warehouse: Path) -> dict[str, pl.DataFrame]:
     with duckdb.connect(str(warehouse), read_only=True) as conn:
-        return {name: conn.sql(f"select * from {name}").pl() for name in MARTS}
+        return {name: pl.DataFrame(conn.sql(f"select * from {name}")) for name in MARTS}
 
 
 def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path):

@@ -22,7 +22,7 @@ from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, 
 from pipelines.metrics import atlas as metrics
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.metrics.price_age import with_price_age
-from pipelines.warehouse import create_table, read_table, write_frame
+from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 
 # The atlas's marts and publish assets are made when the definitions load (atlas_assets), not when
 # this module is imported: they rebuild on their own only where the atlas is on, MLPERF_DIR being
@@ -100,7 +100,7 @@ def atlas_assets() -> list[dg.AssetsDefinition]:
 @input_errors_as_failures
 def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        write_frame(conn, "atlas_scores", stored(_rounds(conn, settings, "atlas_round_scores").pl(), SCORES_SCHEMA,
+        write_frame(conn, "atlas_scores", stored(to_polars(_rounds(conn, settings, "atlas_round_scores")), SCORES_SCHEMA,
                                                  SCORES_ORDER))
         return _done(conn, "atlas_scores", preview=True)
 
@@ -109,7 +109,7 @@ def atlas_scores(settings: PipelineSettings) -> dg.MaterializeResult:
 @input_errors_as_failures
 def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        write_frame(conn, "atlas_runs", stored(_rounds(conn, settings, "atlas_round_runs").pl(), RUNS_SCHEMA, RUNS_ORDER))
+        write_frame(conn, "atlas_runs", stored(to_polars(_rounds(conn, settings, "atlas_round_runs")), RUNS_SCHEMA, RUNS_ORDER))
         return _done(conn, "atlas_runs")
 
 
@@ -119,7 +119,7 @@ def atlas_runs(settings: PipelineSettings) -> dg.MaterializeResult:
 @input_errors_as_failures
 def atlas_systems(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        systems = _rounds(conn, settings, "atlas_round_systems").pl()
+        systems = to_polars(_rounds(conn, settings, "atlas_round_systems"))
         catalog = catalog_rows(read_table(conn, "stg_accelerators"))
         write_frame(conn, "atlas_systems", stored(normalized_systems(systems, catalog), SYSTEMS_SCHEMA | NORMALIZED_COLUMNS,
                                                   ("round", "folder", "system")))
@@ -144,7 +144,7 @@ def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
         history = on_demand(read_table(conn, "stg_prices")).join(
             instances.select("provider", "instance_type"), on=["provider", "instance_type"], how="semi")
         regions = {r["provider"]: r["region"] for r in read_table(conn, "stg_report_settings")["regions"][0]}
-        used = conn.sql("select distinct cloud_model from atlas_systems where cloud_model is not null").pl()
+        used = to_polars(conn.sql("select distinct cloud_model from atlas_systems where cloud_model is not null"))
         price_date = metrics.atlas_price_date(history, instances, used["cloud_model"].to_list())
         chosen = metrics.atlas_price_history(history, regions, price_date).with_columns(price_date=pl.lit(price_date))
         create_table(conn, "atlas_prices", prices_in=chosen)

@@ -18,7 +18,7 @@ from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.metrics.pricing_options import apply_discounts, choose_options
-from pipelines.warehouse import create_table, query, read_table, write_frame
+from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
 
 
 def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
@@ -155,12 +155,12 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         counts = pl.concat([
-            conn.sql(f"select ? as kind, file, count(*)::bigint as rows from {table} group by file", params=[kind]).pl()
+            to_polars(conn.sql(f"select ? as kind, file, count(*)::bigint as rows from {table} group by file", params=[kind]))
             for table, kind in STAGED_FILES.items()
-        ] + [conn.sql("select 'report config' as kind, config_path as file, 1::bigint as rows from stg_report_settings").pl()])
+        ] + [to_polars(conn.sql("select 'report config' as kind, config_path as file, 1::bigint as rows from stg_report_settings"))])
         counts = counts.with_columns(pl.col("file").str.replace(r"^(.*?\.[a-zA-Z0-9]+)(:.*)?$", "$1"))
         counts = counts.group_by("kind", "file").agg(pl.col("rows").sum()).sort("kind", "file")
-        trees = conn.sql("select tree as file, count(*)::bigint as rows from stg_mlperf_scores group by tree").pl()
+        trees = to_polars(conn.sql("select tree as file, count(*)::bigint as rows from stg_mlperf_scores group by tree"))
         counts = pl.concat([
             counts.filter(~pl.col("file").is_in(trees["file"].implode())),
             trees.select(pl.lit("mlperf tree").alias("kind"), "file", "rows"),

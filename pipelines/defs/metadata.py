@@ -10,7 +10,7 @@ import duckdb
 
 from pipelines.columns import describe, formatted
 from pipelines.errors import InputError
-from pipelines.warehouse import table_rows
+from pipelines.warehouse import table_rows, to_polars
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
 # Every run that writes the warehouse carries this tag; runs that only score rounds into Parquet
@@ -32,7 +32,7 @@ def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = 
         "table": dg.MetadataValue.text(table),
     }
     if preview:
-        frame = conn.sql(f"select * from {table} limit 10").pl()
+        frame = to_polars(conn.sql(f"select * from {table} limit 10"))
         meta["preview"] = dg.MetadataValue.md(_markdown(table, frame))
     return meta
 

@@ -21,7 +21,7 @@ from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
 from pipelines.ingest.tables import check_catalog_links, read_instances, read_mappings, read_throughput
-from pipelines.warehouse import create_table, read_table, write_frame
+from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 
 
 def _relative(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFrame:
@@ -106,7 +106,7 @@ def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings)
     path = _need(settings.raw / "instances.csv", "the instance table")
     frame = read_instances(path)
     with settings.connect(read_only=True) as conn:
-        cloud_models = conn.sql("select cloud_model from stg_accelerators where cloud_model is not null").pl()
+        cloud_models = to_polars(conn.sql("select cloud_model from stg_accelerators where cloud_model is not null"))
     check_catalog_links(frame, path, cloud_models["cloud_model"].to_list())
     frame = frame.with_columns(file=pl.lit(str(path)))
     return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
@@ -156,12 +156,12 @@ def _report_benchmarks(frame: pl.DataFrame) -> pl.DataFrame:
 def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     from_csv = _relative(summary_results(_files(settings, "results", "*.csv")), settings.raw)
     with settings.connect() as conn:
-        from_trees = conn.sql(
+        from_trees = to_polars(conn.sql(
             "select round, submitter, system, benchmark, time_to_train_minutes, runs::bigint as runs, "
             "dropped_runs::bigint as dropped_runs, samples_per_second, global_batch_size, samples_to_converge, "
             "'MLPerf result tree' as origin, "
             "tree as file, null::varchar as line from stg_mlperf_scores where time_to_train_minutes is not null"
-        ).pl()
+        ))
     keys = ["round", "system", "benchmark"]
     frame = pl.concat([from_trees.select(list(RESULT_COLUMNS)).cast(RESULT_COLUMNS),
                        from_csv.join(from_trees.select(keys), on=keys, how="anti")])
