@@ -123,7 +123,6 @@ class Printing:
         return {name: self.printed[name] for name in self.keys}
 
 
-
 def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:
     """`html` laid out (with `breaks` as hints: see pdf.lay_out) and written as a tagged PDF dated `created`.
     A worker's job: WeasyPrint (~40 MiB and 0.4 s to import) is imported in the workers, not in the caller."""
