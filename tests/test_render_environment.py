@@ -3,6 +3,7 @@ edited template is rendered as edited (the UI's code server lives for days)."""
 
 import os
 
+from pipelines.config import TEMPLATES_DIR
 from pipelines.publish.render import environment
 
 
@@ -21,3 +22,8 @@ def test_an_edited_template_is_rendered_as_edited(tmp_path):
     later = os.stat(page).st_mtime + 10
     os.utime(page, (later, later))  # a later modification time, whatever the file system's clock resolution
     assert environment(tmp_path).get_template("page.html.j2").render(name="x") == "<p>new x</p>"
+
+
+def test_one_environment_per_folder_however_it_is_named(tmp_path):
+    assert environment() is environment(TEMPLATES_DIR) is environment(str(TEMPLATES_DIR))
+    assert environment(tmp_path) is environment(tmp_path / ".") is not environment()

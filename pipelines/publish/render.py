@@ -24,11 +24,15 @@ def breakable(value) -> Markup:
     return Markup(re.sub(r"([_./+-])", r"\1<wbr>", str(escape(value))))
 
 
-@lru_cache(maxsize=4)
 def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """One environment per templates folder for the life of the process: it keeps its compiled templates (compiling
     them took the atlas's publish step 0.1 s for each of its 14 pages), and Jinja's auto_reload checks each template's
     file on use, so a long-lived process (the UI's code server) still renders an edited template."""
+    return _environment(Path(templates).resolve())  # one key per folder, however the caller names it
+
+
+@lru_cache(maxsize=4)
+def _environment(templates: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,  # every template, whatever its file name
