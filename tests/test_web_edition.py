@@ -272,3 +272,24 @@ def test_the_runtime_is_read_from_itables_without_importing_it_or_pandas():
             "print(sorted(m for m in ('itables', 'pandas') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_print_only_pages_go_without_the_runtime_and_print_the_same(sample_atlas_folder):
+    """The atlas's digest pages are only ever printed: they carry neither the web runtime (0.7 MB) nor its
+    screen styles, and WeasyPrint makes the same PDF of them as of the page with both."""
+    from pipelines.defs.atlas_marts import ATLAS_TABLES
+    from pipelines.publish.atlas_context import build_context, instances_document
+    from pipelines.publish.atlas_rounds import DIGEST
+    from pipelines.publish.pdf import render_pdf
+    from pipelines.publish.render import render_html
+    from pipelines.warehouse import connect, read_table
+
+    with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb") as conn:
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+    doc = instances_document(build_context(tables, price_date=date(2025, 6, 1), generated_on="2025-12-01",
+                                           mlperf_dir="sample", detail=DIGEST))
+    web = render_html(doc, "atlas_instances.html.j2")
+    printed = render_html(doc, "atlas_instances.html.j2", web=False)
+    assert "<script" in web and 'media="screen"' in web
+    assert "<script" not in printed and 'media="screen"' not in printed and len(printed) < len(web) - 500_000
+    assert render_pdf(printed, date(2025, 12, 1)) == render_pdf(web, date(2025, 12, 1))

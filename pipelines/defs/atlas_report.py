@@ -102,9 +102,11 @@ def _digest_pages(inputs: dict, cache) -> dict[str, str]:
 
     digest = _context(inputs, DIGEST, cache, generated_on=GENERATED)
     instances = instances_document(digest)
-    return {"atlas.pdf": render_html(digest, "atlas.html.j2"),
-            **{doc.chapter.heading.file: render_html(doc, "atlas_round.html.j2") for doc in round_documents(digest)},
-            **({instances.heading.file: render_html(instances, "atlas_instances.html.j2")} if instances else {})}
+    return {"atlas.pdf": render_html(digest, "atlas.html.j2", web=False),
+            **{doc.chapter.heading.file: render_html(doc, "atlas_round.html.j2", web=False)
+               for doc in round_documents(digest)},
+            **({instances.heading.file: render_html(instances, "atlas_instances.html.j2", web=False)}
+               if instances else {})}
 
 
 def _previous_breaks(context: dg.AssetExecutionContext, shapes: dict[str, str]) -> dict[str, tuple[str, ...]]:
