@@ -94,7 +94,8 @@ def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.Data
     """Energy (measured, else the board-power estimate) and location-based emissions per row."""
     systems = normalized_systems(read_table(conn, "stg_systems"), catalog_rows(read_table(conn, "stg_accelerators")))
     return report_energy(cost, systems, read_table(conn, "stg_mlperf_scores"), read_table(conn, "stg_board_power"),
-                         read_table(conn, "stg_grid_intensity"), read_table(conn, "stg_pue"))
+                         read_table(conn, "stg_grid_intensity"), read_table(conn, "stg_pue"),
+                         instances=read_table(conn, "stg_instances"))
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
