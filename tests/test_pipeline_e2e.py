@@ -117,7 +117,7 @@ def test_failing_check_stops_the_report(tmp_path):
     failed = [c for c in checks if not c.passed]
     assert [c.check_name for c in failed] == ["comparisons_are_covered"]
     # the price date is report_dates' (one query serves the mart and the check): the newest on-demand snapshot
-    assert (f"report.toml comparisons[0].instances[0]: aws/p4d.24xlarge has no price in us-east-1 on or before "
+    assert (f"report.toml:comparisons[0].instances[0]: aws/p4d.24xlarge has no price in us-east-1 on or before "
             f"{BUNDLED_PRICE_DATE} in prices/ (on demand)") in failed[0].description
     materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
     assert "stg_prices" in materialized
