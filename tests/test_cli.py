@@ -154,7 +154,7 @@ def test_prices_fetch_offline_ends_with_one_line(tmp_path, closed_port):  # noqa
                env=fetch_env(tmp_path))
     assert done.returncode == 1 and not done.stdout
     assert len(done.stderr.splitlines()) == 1, done.stderr
-    assert done.stderr.startswith("error: step fetched_price_files failed: ") and "aws us-east-1" in done.stderr
+    assert done.stderr.startswith("error: fetching today's price lists failed: ") and "aws us-east-1" in done.stderr
     assert not list((tmp_path / "raw" / "prices").iterdir())
 
 

@@ -53,7 +53,7 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
     folder = build_dir(settings.reports, context.run.run_id)
     html_path = folder / "report.html"
     if not html_path.exists():
-        raise dg.Failure(f"{html_path} is missing: materialize report_html in the same run as report_pdf")
+        raise dg.Failure(f"{html_path} is missing: the PDF is laid out from the HTML built in the same run")
     with settings.connect() as conn:
         price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
     from pipelines.publish.pdf import render_pdf
