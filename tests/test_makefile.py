@@ -191,3 +191,17 @@ def test_clean_venv_removes_it_and_clean_keeps_it(repo):
     assert calls(repo)[-1] == "-m pipelines.cli clean"  # the data set's outputs only
     make(repo, "clean-venv")
     assert not (repo / ".venv").exists()
+
+
+def test_help_lists_every_target_with_what_it_does_and_is_the_default(repo):
+    """`make help` did not exist; plain `make` made the virtual environment's first stamp."""
+    shown = make(repo, "help").stdout
+    targets = {"report", "atlas", "prices", "ui", "clean", "test", "bench", "venv", "venv-test", "clean-venv",
+               "system-deps"}
+    described = dict(line.split(None, 1) for line in shown.splitlines() if line.startswith("  ") and
+                     line.split(None, 1)[0] in targets)
+    assert set(described) == targets, shown
+    assert all(len(text) > 20 for text in described.values()), described
+    assert "MLPERF_DIR" in shown and "UI_PORT" in shown
+    assert make(repo).stdout == shown  # the default goal
+    assert not (repo / ".venv").exists()  # nothing was set up
