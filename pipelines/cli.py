@@ -18,7 +18,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from pipelines.config import SETTINGS, Paths
+from pipelines.config import REMEMBERED, SETTINGS, Paths, remember
 from pipelines.runs import failure_reason, run_job
 
 PROG = "python -m pipelines.cli"
@@ -137,6 +137,9 @@ def run_atlas(mlperf_dir: str | None) -> int:
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else latest / 'atlas.pdf'}")
     print(f"data:   {meta['data'].value if 'data' in meta else latest / 'data'}")
     print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
+    if remember(paths.dagster_home, "MLPERF_DIR", str(paths.mlperf_dir)):
+        print(f"kept:   MLPERF_DIR={paths.mlperf_dir} for this data set ({paths.dagster_home / REMEMBERED}): "
+              f"the UI and the next make atlas use it")
     print(f"took:   {time.perf_counter() - started:.1f} s")
     return 0
 
