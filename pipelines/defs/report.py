@@ -84,18 +84,26 @@ EXPORTS = {
 
 @dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=REPORT_MARTS + EXPORTED_STAGING,
           automation_condition=REGENERATE,
-          description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
+          description="Every table of the report that has rows as data/<table>.csv and .parquet in the run's build "
+                      "folder (a table without rows, such as the MLPerf scores of a data set without result trees, "
+                      "is not published; index.html says so).")
 def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     tables = _tables(settings, REPORT_MARTS + EXPORTED_STAGING)
     folder = build_dir(settings.reports, context.run.run_id) / "data"
-    written = []
+    written, empty = [], []
     for name, (mart, first, exact) in EXPORTS.items():
         frame = tables[mart]
+        if frame.is_empty():
+            # a header-only file reads as data: index.html linked data/mlperf_scores.csv of a data set
+            # without MLPerf trees as "MLPerf scores computed from the result trees"; it lists it as empty
+            empty.append(name)
+            continue
         if first:
             frame = frame.select(first + ([] if exact else [c for c in frame.columns if c not in first]))
         written += write_table(folder, name, frame)
     published = dated_dir(settings.reports, tables["report_dates"]["price_date"][0]) / "data"
     return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written)),
+                                          "not published (no rows)": ", ".join(empty) or "none",
                                           "path": dg.MetadataValue.path(str(folder)),
                                           "published_as": dg.MetadataValue.path(str(published))})
 
