@@ -95,7 +95,7 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
     targets = re.findall(r'<a href="#([^"]+)"><span class="n">([^<]+)</span>', toc_html)
     assert len(targets) >= 10
-    toc = texts[1]
+    toc = texts[2]  # after the cover and the answer
     assert toc.startswith("Contents") or "Contents" in toc
     printed = [int(n) for n in re.findall(r"\.{3,} ?(\d+)", toc)]
     assert printed == [anchors[target] for target, _ in targets], "every contents line ends with its section's page"
@@ -156,7 +156,7 @@ def test_metadata_outline_and_tagged_alt_text(published):
 
     marks = list(outline(reader.outline))
     titles = [t for _, t, _ in marks]
-    assert titles[:3] == ["Cost to train on cloud accelerators", "Contents", "1 Summary"]
+    assert titles[:3] == ["Cost to train on cloud accelerators", "1 The answer", "Contents"]
     assert "2.1 ResNet-50 (image classification, ImageNet)" in titles and "A Input files" in titles
     assert all("#" not in t for t in titles), "the on-screen anchor links must not leak into bookmarks"
     for depth, title, page in marks:
@@ -186,13 +186,16 @@ def test_metadata_outline_and_tagged_alt_text(published):
 
 def test_chart_text_is_searchable(published, anchors):
     _, _, texts = published
-    page = texts[anchors["fig-1"] - 1]
-    # Figure 1 (ResNet-50 cost): instance labels, bar figures and the axis title are text, not paths
+    # Figure 1, the answer's savings: rows, figures and the axis title are text
+    for word in ("2.1 ResNet-50", "+88.6% spot", "Saving against the comparison's baseline (%)"):
+        assert word in texts[anchors["fig-1"] - 1], word
+    page = texts[anchors["fig-2"] - 1]
+    # Figure 2 (ResNet-50 cost): instance labels, bar figures and the axis title are text, not paths
     for word in ("AWS p4d.24xlarge", "Azure Standard_ND40rs_v2", "$10.53", "$29.08", "Cost to train (USD)"):
         assert word in page, word
-    assert "Pareto front" in texts[anchors["fig-3"] - 1]
-    assert "Emissions per training run (kg CO₂e, location-based)" in texts[anchors["fig-4"] - 1]
-    assert "On-demand price (USD per hour)" in texts[anchors["fig-12"] - 1]
+    assert "Pareto front" in texts[anchors["fig-4"] - 1]
+    assert "Emissions per training run (kg CO₂e, location-based)" in texts[anchors["fig-5"] - 1]
+    assert "On-demand price (USD per hour)" in texts[anchors["fig-13"] - 1]
 
 
 def _price(file: str, instance: str) -> float:
@@ -216,12 +219,14 @@ def test_analysis_figures_by_hand(published):
     cheapest = p4d * a100 / 60
     baseline = p3 * v100 / 60
     assert round(cheapest, 2) == 10.53 and round(baseline, 2) == 29.08
-    # summary: cheapest, savings against the baseline, the runner-up's break-even price and the cut it needs
+    # section 2.1: cheapest, savings against the baseline, the runner-up's break-even price and the cut it needs
     savings = 100 * (1 - cheapest / baseline)
-    assert f"cheapest AWS p4d.24xlarge at ${cheapest:.2f}, costs {savings:.1f}% less than the baseline AWS p3.16xlarge" in text
+    assert (f"Cheapest to train: AWS p4d.24xlarge at ${cheapest:.2f}, costs {savings:.1f}% less than the baseline "
+            f"AWS p3.16xlarge at ${baseline:.2f}") in text
     beat_cheapest = cheapest / (a100 / 60)  # Azure ND96asr_v4 runs the same system: same time
     cut = 100 * (1 - beat_cheapest / azure)
-    assert f"Azure Standard_ND96asr_v4, next cheapest, breaks even at ${beat_cheapest:.4f} per hour, {cut:.1f}% below its price" in text
+    assert (f"The next cheapest, Azure Standard_ND96asr_v4, would break even with it at ${beat_cheapest:.4f} per hour, "
+            f"{cut:.1f}% below its price") in text
     # price to beat the baseline, in Table 2's p4d row
     beat_baseline = baseline / (a100 / 60)
     assert f"${beat_baseline:.4f}" in text

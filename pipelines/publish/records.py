@@ -84,6 +84,8 @@ class Row:
     classes: tuple[str, ...] = ()  # "baseline", "cheapest", "no-result"
     span: str | None = None  # a row with only its header cell and this text across the other columns
     facets: tuple[tuple[str, str], ...] = ()  # (filter, value) for the web filters, beyond its facet columns
+    group: str | None = None  # a heading row across the table before this row (tables that do not sort only)
+    anchor: str | None = None  # the row's id, for links to it
 
 
 @dataclass(frozen=True)
@@ -110,10 +112,13 @@ class Table:
     # Printed at its columns' widths (table-layout: fixed) instead of widths measured from every cell:
     # WeasyPrint's measuring was half of the atlas digest's layout time (16 of 29 s). Every column needs a width.
     fixed: bool = False
+    sortable: bool = True  # the web edition's sorting and filters; a table in groups keeps its order instead
 
     def __post_init__(self):
         if self.fixed and not all(c.width for c in self.columns):
             raise ValueError(f"table {self.caption!r} is printed fixed, but not every column has a width")
+        if self.sortable and any(r.group for r in self.rows):
+            raise ValueError(f"table {self.caption!r} has group rows, which sorting would scatter")
 
     @property
     def id(self) -> str:

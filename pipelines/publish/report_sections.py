@@ -115,6 +115,8 @@ class BenchmarkSection:
     about: str = ""  # a workload's description (report.toml [workloads])
     monthly: str = ""  # a workload's cost a month at its runs_per_month
     value: str = ""  # the best samples per dollar against the baseline's
+    comparison_id: str = ""  # report.toml's id of the comparison
+    benchmark: str = ""  # the benchmark (or workload) name
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,8 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
         since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
         missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
         pricing=pricing, about=first.get("workload_description") or "",
-        monthly=monthly_sentence(known), value=value_sentence(known),
+        monthly=monthly_sentence(known), value=value_sentence(known), comparison_id=first["comparison"],
+        benchmark=bench,
     )
 
 
