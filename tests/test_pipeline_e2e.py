@@ -101,7 +101,9 @@ def test_pdf_has_toc_footnotes_and_page_numbers(pdf_text):
     text = re.sub(r"(?<=/) ", "", re.sub(r"\s+", " ", " ".join(pages)))  # a footnote may wrap anywhere, even after "/"
     # footnotes: a system configuration and a price's date and source
     assert "AMD EPYC 7742" in text and "MXNet NVIDIA Release 21.05" in text
-    assert ("AWS p4d.24xlarge in us-east-1: $21.9576 per hour on demand, as of 2026-07-20; source: "
+    # the note gives the price and its date, the sources appendix its source (the file's own words)
+    assert "AWS p4d.24xlarge in us-east-1: $21.9576 per hour on demand, as of 2026-07-20." in text
+    assert ("AWS p4d.24xlarge in us-east-1, on demand, as of 2026-07-20: "
             "aws/karpenter-provider-aws:pkg/providers/pricing/zz_generated.pricing_aws.go@6fc13b52") in text
 
 

@@ -57,7 +57,8 @@ A100_VS_V100 = [("aws", "p4d.24xlarge"), ("aws", "p3dn.24xlarge"), ("aws", "p3.1
 
 
 def _text(fragment: str) -> str:
-    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()
+    """What a reader sees: tags as spaces, except <wbr> (a place a long name may break) as nothing."""
+    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", fragment.replace("<wbr>", "")))).strip()
 
 
 def _table(html: str, number: int) -> list[tuple[str, str]]:

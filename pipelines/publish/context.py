@@ -8,7 +8,7 @@ the summary show the same strings. The stages, each in its own module:
     report_answer    the answer page: the cheapest offers per comparison and benchmark, and their savings
     report_sections  one chapter per comparison: per benchmark a table, charts and findings
     report_changes   what the last price snapshot changed ("since ..." and its own chapter)
-    appendix         the input files with their SHA-256
+    appendix         the sources the notes cite, and the input files with their SHA-256
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ import polars as pl
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
 from pipelines.publish import labels, numbers as fmt
-from pipelines.publish.appendix import APPENDIX, inputs_table
+from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
 from pipelines.publish.report_answer import ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings
 from pipelines.publish.report_changes import Changes, changes_chapter
 from pipelines.publish.report_pricing import Pricing
-from pipelines.publish.report_sections import BenchmarkSection, Section, Sources, comparison_section
+from pipelines.publish.report_sections import (BenchmarkSection, Paying, Section, Sources, comparison_section,
+                                               paying_appendix)
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,11 @@ class Report:
     answer: Answer
     sections: tuple[Section, ...]
     changes: Changes
+    paying: Paying  # appendix: every way of paying, per benchmark
     methodology: Heading
     appendix_heading: Heading
-    appendix: Table
+    sources: Table  # the sources the notes cite
+    appendix: Table  # the input files
     counts: Counts
     pricing: ReportPricing
 
@@ -91,7 +94,9 @@ def build_context(
         len(sections) + 2, cost=cost, cost_changes=cost_changes, price_changes=price_changes,
         comparison_titles={s.heading.anchor: s.heading.title for s in sections},
         price_date=dates["price_date"], previous_date=sources.previous_date, numbering=numbering)
-    methodology = Heading(str(len(sections) + 3), "Methodology", "methodology")
+    paying, sections = paying_appendix("A", sections, sources, numbering)
+    methodology = Heading("B", "Methodology", "methodology", kind="appendix")
+    sources_list = sources_table(numbering.table(), numbering.sources())
     appendix = inputs_table(numbering.table(), input_files)
     previous = fmt.day(sources.previous_date) if sources.previous_date else None
     pricing = report_pricing(settings, options if options is not None else cost)
@@ -101,10 +106,11 @@ def build_context(
                     answer_figure(answer_chart, offers, where) if answer_chart else None)
     return Report(
         front=front(settings, dates, generated_on, sections, (ANSWER, *(s.heading for s in sections),
-                                                              changes.heading, methodology, APPENDIX), pricing),
+                                                              changes.heading, paying.heading, methodology,
+                                                              APPENDIX), pricing),
         price_date=fmt.day(dates["price_date"]), previous_date=previous, answer=answer,
-        sections=sections, changes=changes, methodology=methodology,
-        appendix_heading=APPENDIX, appendix=appendix, counts=numbering.counts(), pricing=pricing,
+        sections=sections, changes=changes, paying=paying, methodology=methodology,
+        appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
     )
 
 
