@@ -10,6 +10,11 @@ UI_PORT ?= 3000
 .PHONY: help venv venv-test setup system-deps report atlas prices ui test bench clean clean-venv FORCE
 .DEFAULT_GOAL := help
 
+# A target make does not know: the one probably meant (`make reprot`), not "No rule to make target".
+TARGETS := help report atlas prices ui clean test bench venv venv-test clean-venv system-deps
+.DEFAULT:
+	$(error no target '$@'$(shell $(PYTHON) -c 'import difflib, sys; m = difflib.get_close_matches(sys.argv[1], sys.argv[2:], 1, 0.6); print(f"; did you mean {m[0]!r}?" if m else "")' '$@' $(TARGETS) 2>/dev/null) (make help lists the targets))
+
 # `make help` (or plain `make`): every target with the line after its `##`, and the settings.
 help:
 	@echo 'usage: make TARGET [SETTING=value ...]   (python -m pipelines.cli --help says more)'

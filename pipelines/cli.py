@@ -219,9 +219,23 @@ def _command(commands, name: str, summary: str, description: str, settings: list
                                formatter_class=_formatter)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, naming the command meant for a near miss ("reprot": did you mean 'report'?), as every
+    other name a user types is answered (pipelines/ingest/names.py)."""
+
+    def error(self, message: str):
+        import re
+
+        from pipelines.ingest.names import did_you_mean
+
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if wrong:
+            message += did_you_mean(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)))
+        super().error(message)
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog=PROG, description=ABOUT, epilog=f"{settings_help()}\n\n{EXAMPLES}",
-                                  formatter_class=_formatter)
+    top = Parser(prog=PROG, description=ABOUT, epilog=f"{settings_help()}\n\n{EXAMPLES}", formatter_class=_formatter)
     commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands", required=True)
     _command(commands, "report", "build the report of the data set in RAW_DIR and publish it",
              """\

@@ -83,6 +83,16 @@ def test_help_names_where_things_go_now_and_keeps_secrets_out(tmp_path):
     assert "a-secret-value" not in text and re.search(r"GCP_API_KEY(.|\n)*?now: set", text)
 
 
+def test_a_misspelled_command_names_the_one_meant():
+    done = run("-m", "pipelines.cli", "reprot")
+    assert done.returncode == 2 and "invalid choice: 'reprot'" in done.stderr
+    assert done.stderr.rstrip().endswith("; did you mean 'report'?")
+    done = run("-m", "pipelines.cli", "prices", "fetchh")
+    assert done.returncode == 2 and done.stderr.rstrip().endswith("; did you mean 'fetch'?")
+    done = run("-m", "pipelines.cli", "xyzzy")
+    assert done.returncode == 2 and "did you mean" not in done.stderr  # no near miss, no guess
+
+
 def test_help_is_quick_and_needs_no_dagster():
     done = run("-c", "import sys; from pipelines.cli import parser; parser().format_help(); "
                      "print(sorted(m for m in ('dagster', 'polars', 'duckdb') if m in sys.modules))")

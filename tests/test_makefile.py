@@ -27,6 +27,7 @@ if args[:1] == ["-c"]:  # the Makefile's questions: answered as this version, fr
     sys.version = VERSION + " (stand-in)"
     sys.version_info = tuple(int(p) for p in VERSION.split("."))
     sys.executable = os.path.abspath(__file__)
+    sys.argv = ["-c", *args[2:]]  # as python -c sets it
     exec(args[1], {{"__name__": "__main__"}})
 elif args[:2] == ["-m", "venv"]:
     venv = pathlib.Path(args[2])
@@ -205,3 +206,9 @@ def test_help_lists_every_target_with_what_it_does_and_is_the_default(repo):
     assert "MLPERF_DIR" in shown and "UI_PORT" in shown
     assert make(repo).stdout == shown  # the default goal
     assert not (repo / ".venv").exists()  # nothing was set up
+
+
+def test_a_misspelled_target_names_the_one_meant(repo):
+    failed = make(repo, "reprot", fail=True)
+    assert "no target 'reprot'; did you mean 'report'? (make help lists the targets)" in failed.stderr
+    assert failed.stderr.count("\n") == 1 and not (repo / ".venv").exists()
