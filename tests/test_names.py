@@ -80,3 +80,23 @@ def test_did_you_mean_ignores_case_and_stays_quiet_for_far_misses():
     assert did_you_mean("oracle", ["aws", "gcp", "azure"]) == ""
     assert did_you_mean(7, ["aws"]) == ""  # a value of the wrong type has no near miss
     assert not_one_of("chips", ("instance", "chip")) == "'chips' is not one of instance, chip; did you mean 'chip'?"
+
+
+def test_readme_shows_every_report_toml_key_in_a_file_that_reads(tmp_path: Path):
+    """README's "report.toml, every key": the example reads, and it names every key the parser knows."""
+    import re
+
+    from pipelines.config import REPO_ROOT
+    from pipelines.ingest import report_config
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### report.toml, every key"):]
+    example = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path = tmp_path / "report.toml"
+    path.write_text(example)
+    config = parse_report_config(path)
+    assert config.discounts and config.workloads and config.comparisons[0].instances[-1].region == "eastus2"
+    keys = set(re.findall(r"^\[*([a-z_]+)(?:\.[a-z_]+)?(?:\]+| =)", example, re.M))  # key = ..., [table], [[array]]
+    expected = (set(report_config._KEYS) | set(report_config._COMPARISON_KEYS) | report_config._DISCOUNT_KEYS
+                | report_config._WORKLOAD_KEYS)
+    assert expected <= keys, expected - keys

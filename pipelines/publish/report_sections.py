@@ -205,7 +205,8 @@ def value_sentence(known: list[dict]) -> str:
     if not valued:
         return ""
     best = max(valued, key=lambda r: (r["samples_per_dollar"], -r["position"]))
-    text = f"Most samples per dollar: {label(best)}, {fmt.per_dollar(best['samples_per_dollar'])}"
+    # a no-break space: "4.37 M" broke after 4.37 at a line's end
+    text = f"Most samples per dollar: {label(best)}, {fmt.per_dollar(best['samples_per_dollar']).replace(' ', chr(0xA0))}"
     if best.get("relative_value") is not None and not best["is_baseline"]:
         text += f", {fmt.times(best['relative_value'])} the baseline's value"
     unknown = len(known) - len(valued)
