@@ -21,8 +21,8 @@ from tests.pipeline_runner import make_dirs, pipeline_env
 
 MLPERF_AND_RESULTS = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
                       "stg_mlperf_scores", "stg_instances", "stg_mappings", "stg_comparisons"}
-PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "price_changes", "cost_changes",
-             "input_files", "report_html", "report_pdf", "report_data", "published_report"}
+PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "cheapest_offers", "price_changes",
+             "cost_changes", "input_files", "report_html", "report_pdf", "report_data", "published_report"}
 
 
 @pytest.fixture
