@@ -98,7 +98,8 @@ def test_pdf_has_toc_footnotes_and_page_numbers(pdf_text):
     assert re.search(r"The answer\s*\.*\s*\d+", toc)
     last = re.sub(r"\s+", " ", pages[-1])
     assert re.search(rf"Page {len(pages)} / {len(pages)}", last)
-    text = re.sub(r"(?<=/) ", "", re.sub(r"\s+", " ", " ".join(pages)))  # a footnote may wrap anywhere, even after "/"
+    # a footnote or a source may wrap anywhere, even after "/" or "-" ("karpenter-provider-" / "aws:pkg")
+    text = re.sub(r"(?<=[/-]) ", "", re.sub(r"\s+", " ", " ".join(pages)))
     # footnotes: a system configuration and a price's date and source
     assert "AMD EPYC 7742" in text and "MXNet NVIDIA Release 21.05" in text
     # the note gives the price and its date, the sources appendix its source (the file's own words)
