@@ -21,6 +21,7 @@ from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
 from pipelines.publish import labels, numbers as fmt
 from pipelines.publish.appendix import APPENDIX, inputs_table
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Counts, Front, Heading, Row, Table
 from pipelines.publish.report_changes import Changes, changes_chapter
@@ -76,13 +77,15 @@ def build_context(
     input_files: pl.DataFrame,
     generated_on: date,
     options: pl.DataFrame | None = None,
+    chart_cache: ChartCache = NO_CACHE,
 ) -> Report:
-    """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows."""
+    """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows; the
+    charts are drawn through `chart_cache`."""
     numbering = Numbering()
     summary_number = numbering.table()  # the summary's table comes first in reading order
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
                                  price_history=price_history, cost_changes=cost_changes, cost=cost, options=options,
-                                 pricing=Pricing.from_settings(settings))
+                                 pricing=Pricing.from_settings(settings), chart_cache=chart_cache)
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(
