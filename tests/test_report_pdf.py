@@ -16,10 +16,13 @@ from types import SimpleNamespace as Page
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.page_breaks import (displaced_footnotes, row_on_new_page, row_position, rows_on_new_page,
-                                           table_shape)
+from pipelines.publish.page_breaks import (displaced_footnotes, hints_that_hold, layout_hints, row_on_new_page,
+                                           row_position, rows_on_new_page)
 from pipelines.publish.pdf import lay_out
-from tests.pipeline_runner import BUNDLED_RAW
+from tests.pipeline_runner import BUNDLED_RAW, published_breaks
+
+# its tests share an expensive module fixture, built once: one xdist worker
+pytestmark = pytest.mark.xdist_group("report_pdf")
 
 
 def _flat(text: str) -> str:
@@ -36,10 +39,11 @@ def published(bundled_run):
 
 
 @pytest.fixture(scope="module")
-def anchors(published):
-    """id -> 1-based page number, from WeasyPrint's layout of the published HTML."""
+def anchors(bundled_run, published):
+    """id -> 1-based page number, from WeasyPrint's layout of the published HTML (given the rows the published
+    layout moved to new pages, it lays out once: the same pages)."""
     html, reader, _ = published
-    document = lay_out(html).document
+    document = lay_out(html, breaks=published_breaks(bundled_run)).document
     assert len(document.pages) == len(reader.pages), "the published PDF and a fresh layout differ in page count"
     where = {}
     for number, page in enumerate(document.pages, start=1):
@@ -240,9 +244,14 @@ def test_rows_started_on_a_new_page_are_named_and_can_be_started_again():
     assert row_position(html, "tab-1/1") == html.index('<tr class="b">')
     assert row_position(html, "tab-2/0") == html.index("<tr><td>z")
     assert [row_position(html, ref) for ref in ("tab-1/2", "tab-9/0", "tab-1/x")] == [None, None, None]
-    # the shape: table ids and rows, not their text (a new price keeps it, a new row does not)
-    assert table_shape(html) == table_shape(html.replace(">x<", ">$18.00<"))
-    assert table_shape(html) != table_shape(html.replace("<tbody><tr><td>z", "<tbody><tr><td>w</td></tr><tr><td>z"))
+    # a hint holds while the tables up to its own keep their ids and rows: a new price keeps it, a row added
+    # to a later table too, a row added to its own table or an earlier one does not
+    hints = layout_hints(rows_on_new_page(moved), html)
+    assert hints_that_hold(hints, moved.replace(">x<", ">$18.00<")) == ("tab-1/1",)
+    assert hints_that_hold(hints, html.replace("<tbody><tr><td>z", "<tbody><tr><td>w</td></tr><tr><td>z")) == ("tab-1/1",)
+    assert hints_that_hold(hints, html.replace('<tr class="a">', '<tr><td>new</td></tr><tr class="a">')) == ()
+    assert hints_that_hold(hints, '<table id="tab-0"><tr><td>new</td></tr></table>' + html) == ()
+    assert hints_that_hold({"shape": "an older run's record", "breaks": ["tab-1/1"]}, html) == ()
 
 
 def test_a_layout_starts_the_rows_it_is_given_on_new_pages():
