@@ -199,11 +199,19 @@ def remove_published(reports: Path) -> list[Path]:
 
 
 def remove_warehouse(warehouse: Path) -> list[Path]:
+    """The DuckDB file and what is kept beside it: its write-ahead log, the drawn charts and the printed PDFs
+    (<warehouse name>_charts/, <warehouse name>_pdf/: caches, made again by the next build)."""
+    import shutil
+
     removed = []
     for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
         if path.is_file():
             path.unlink()
             removed.append(path)
+    for cache in (warehouse.with_name(f"{warehouse.stem}_charts"), warehouse.with_name(f"{warehouse.stem}_pdf")):
+        if cache.is_dir() and not cache.is_symlink():
+            shutil.rmtree(cache)
+            removed.append(cache)
     if warehouse.parent.is_dir() and not any(warehouse.parent.iterdir()):
         warehouse.parent.rmdir()
     return removed
