@@ -5,11 +5,7 @@ checked by hand."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -17,41 +13,19 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.publish.pdf import TemplatesOnlyFetcher
-from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
+from tests.atlas_fixtures import quirk_corpus, resnet_logs, system, write_logs
+from tests.atlas_runner import REPO, SOURCE_DATE_EPOCH, atlas_env, make_atlas, moved_env, needs_sample
 from tests.mlperf_fixtures import run_log
 from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE
-
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
-needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
-SOURCE_DATE_EPOCH = "1764374400"  # 2025-11-29
-
-
-def atlas_env(tmp: Path, mlperf: Path, raw: Path | None = None) -> dict:
-    """RAW_DIR (a copy of the bundled raw/: the one catalog and price book), REPORTS_DIR, WAREHOUSE,
-    DAGSTER_HOME and MLPERF_DIR under tmp."""
-    if raw is None:
-        raw = tmp / "raw"
-        if not raw.exists():
-            shutil.copytree(REPO / "raw", raw)
-    return {**os.environ, "RAW_DIR": str(raw), "REPORTS_DIR": str(tmp / "reports"),
-            "WAREHOUSE": str(tmp / "warehouse" / "pipeline.duckdb"), "DAGSTER_HOME": str(tmp / "dagster"),
-            "MLPERF_DIR": str(mlperf), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
-
-
-def make_atlas(env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", "atlas"], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=900)
+from tests.shared_builds import copy_tree
 
 
 @pytest.fixture(scope="module")
-def sample_atlas(tmp_path_factory):
-    if not SAMPLE.is_dir():
-        pytest.skip(f"MLPerf sample not found at {SAMPLE}")
-    tmp = tmp_path_factory.mktemp("atlas")
-    env = atlas_env(tmp, SAMPLE)
-    done = make_atlas(env)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return tmp / "reports" / "atlas" / BUNDLED_PRICE_DATE, done.stdout, env
+def sample_atlas(sample_atlas_run):
+    """(the published folder of the price date, what make atlas printed, its environment) of the shared sample's
+    atlas (conftest.sample_atlas_run: read-only)."""
+    run = sample_atlas_run
+    return run.root / "reports" / "atlas" / BUNDLED_PRICE_DATE, run.stdout, run.env
 
 
 @needs_sample
@@ -212,8 +186,10 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
 
 
 @needs_sample
-def test_unchanged_rounds_are_not_scored_again_nor_laid_out_again_the_next_day(sample_atlas):
-    folder, _, env = sample_atlas
+def test_unchanged_rounds_are_not_scored_again_nor_laid_out_again_the_next_day(sample_atlas_run, tmp_path):
+    root = copy_tree(sample_atlas_run.root, tmp_path / "atlas")  # the shared build is read-only
+    env = moved_env(sample_atlas_run.env, sample_atlas_run.root, root)
+    folder = root / "reports" / "atlas" / BUNDLED_PRICE_DATE
     before = (folder / "atlas.html").read_bytes()
     pdf_before = (folder / "atlas-v1.0.pdf").read_bytes()
     done = make_atlas({**env, "SOURCE_DATE_EPOCH": str(int(SOURCE_DATE_EPOCH) + 86400)})  # the next day's run

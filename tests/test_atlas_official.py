@@ -26,9 +26,9 @@ import pytest
 from pipelines.ingest.mlperf_corpus import score_corpus
 from pipelines.ingest.mlperf_tree import find_tasks, score_task, score_trees
 from tests.atlas_fixtures import quirk_corpus
+from tests.atlas_runner import SAMPLE
 from tests.official_summarizer import compare, official_entries
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 CORPUS = Path(os.environ["ATLAS_CORPUS"]) if os.environ.get("ATLAS_CORPUS") else None
 CORPUS_ROUNDS = sorted(p.name for p in CORPUS.glob("training_results_v*")) if CORPUS and CORPUS.is_dir() else []
 

@@ -16,9 +16,10 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, make_dirs, pipeline_env
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, copy_run, pipeline_env
 
-pytestmark = pytest.mark.slow
+# its tests share (and the later ones go on from) one module fixture: one xdist worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("automation_e2e")]
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 NOT_IN_A_PRICE_RUN = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
@@ -54,8 +55,9 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    dirs = make_dirs(tmp_path_factory.mktemp("automation"))
+def world(bundled_run, tmp_path_factory):
+    # raw/ and the warehouse's caches of the bundled report: the first run serves its charts and PDF
+    dirs = copy_run(bundled_run, tmp_path_factory.mktemp("automation"), reports=False, warehouse=False)
     shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -39,6 +38,8 @@ import duckdb
 import polars as pl
 import pytest
 from pypdf import PdfReader
+
+from tests.pipeline_runner import copy_run
 
 REPO = Path(__file__).resolve().parents[1]
 NEW_SNAPSHOT = (
@@ -130,9 +131,9 @@ def marts(warehouse: Path) -> dict[str, pl.DataFrame]:
         return {name: pl.DataFrame(conn.sql(f"select * from {name}")) for name in MARTS}
 
 
-def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path):
+def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(bundled_run, tmp_path):
     root = tmp_path
-    shutil.copytree(REPO / "raw", root / "raw")
+    copy_run(bundled_run, root, reports=False)  # raw/, the warehouse and its caches: the first run lays out nothing
     first = cli(root)
     assert first.returncode == 0, first.stderr
     reports = root / "reports"

@@ -54,15 +54,11 @@ def test_an_instance_names_its_own_region(tmp_path):
     assert h100.region is None  # [regions]: eastus
 
 
-def test_bundled_llama2_lora_cost_and_value_by_hand(tmp_path):
+def test_bundled_llama2_lora_cost_and_value_by_hand(bundled_run):
     """The bundled report's Llama 2 70B LoRA rows against the CSV and price rows, worked by hand."""
     import duckdb
 
-    from tests.pipeline_runner import make_dirs, run_pipeline
-
-    dirs = make_dirs(tmp_path)
-    assert run_pipeline(dirs).success
-    with duckdb.connect(str(dirs.warehouse), read_only=True) as conn:
+    with duckdb.connect(str(bundled_run.warehouse), read_only=True) as conn:
         rows = {r[0]: r[1:] for r in conn.sql(
             "select instance_type, region, cost_to_train_usd, samples_per_dollar, relative_value from cost_to_train "
             "where comparison = 'current-generation' and benchmark = 'llama2_70b_lora' "

@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.metrics.cost import EXPORT_COLUMNS
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, make_dirs, pipeline_env, run_pipeline
+from tests.atlas_runner import SAMPLE
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, built_report, make_dirs, pipeline_env, run_pipeline
 
 
 def test_definitions_load(tmp_path):
@@ -125,7 +126,6 @@ def test_failing_check_stops_the_report(tmp_path):
     assert not (dirs.reports / "latest").exists()
 
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 
 
 @pytest.mark.skipif(not SAMPLE.is_dir(), reason="../shared/mlperf-sample is not beside the repo")
@@ -135,11 +135,13 @@ def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     # without its logged-throughput row (the file's only one), the result's samples per dollar rests on
     # samples to converge
     (dirs.raw / "throughput" / "mlperf_logged_throughput.csv").unlink()
-    assert run_pipeline(dirs).success
-    html = (dirs.reports / "latest" / "report.html").read_text()
+    result = run_pipeline(dirs, pdf=False)  # the data and the HTML are read: no PDF
+    assert result.success
+    built = built_report(dirs, result)
+    html = (built / "report.html").read_text()
     # DGX A100 MXNet ResNet-50 in v1.0: 5 logs, result_1 aborted -> 4 scored, the same 28.770861 min
     assert "runs scored: 4 of 5 (1 dropped)" in html
-    scores = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_scores.csv")
+    scores = pl.read_csv(built / "data" / "mlperf_scores.csv")
     row = scores.filter((pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet")).row(0, named=True)
     assert (row["runs"], row["dropped_runs"]) == (5, 1)
     assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106, abs=1e-6)
@@ -147,12 +149,12 @@ def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     # (tests/test_atlas_official): 3264, and the olympic mean of the runs' epochs, 35, x 1,281,167 ImageNet images
     assert (row["global_batch_size"], row["summarizer_samples_to_converge"]) == (3264, 35.0)
     assert row["samples_to_converge"] == 35 * 1_281_167
-    costs = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv").filter(
+    costs = pl.read_csv(built / "data" / "cost_to_train.csv").filter(
         (pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet"))
     assert costs.height and set(costs["samples_to_converge"]) == {35 * 1_281_167}
     assert set(costs["samples_per_dollar_basis"]) == {"samples to converge / cost"}
     for cost in costs.iter_rows(named=True):  # samples per dollar = samples to converge / cost to train
         assert cost["samples_per_dollar"] == pytest.approx(35 * 1_281_167 / cost["cost_to_train_usd"], rel=1e-9)
-    runs = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_runs.csv")
+    runs = pl.read_csv(built / "data" / "mlperf_runs.csv")
     assert runs.filter(pl.col("status") == "dropped")["run_file"].to_list() == [
         "mlperf/training_results_v1.0/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet/result_1.txt"]

@@ -115,14 +115,16 @@ def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
 
 
 def test_a_negotiated_discount_is_labelled_the_users_own(tmp_path):
-    from tests.pipeline_runner import make_dirs, run_pipeline
+    from tests.pipeline_runner import built_report, make_dirs, run_pipeline
 
     dirs = make_dirs(tmp_path)
     toml = dirs.raw / "report.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + '\n[[discounts]]\nprovider = "aws"\n'
                     'pricing_model = "on_demand"\npercent = 12\n', encoding="utf-8")
-    assert run_pipeline(dirs).success
-    cost = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv")
+    result = run_pipeline(dirs, pdf=False)  # the data and the HTML are read: no PDF
+    assert result.success
+    built = built_report(dirs, result)
+    cost = pl.read_csv(built / "data" / "cost_to_train.csv")
     p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
                       & (pl.col("instance_type") == "p4d.24xlarge")).row(0, named=True)
     # 21.957642 x (1 - 0.12) = 19.322725 USD/h; x 0.479514 h = 9.265524
@@ -133,8 +135,8 @@ def test_a_negotiated_discount_is_labelled_the_users_own(tmp_path):
     assert p4d["savings_pct"] == pytest.approx(100 * (1 - 9.265524 / 25.591768), abs=1e-4)
     gcp = cost.filter(pl.col("instance_type") == "a2-highgpu-8g")["whose_price"].unique().to_list()
     assert gcp == ["list"]
-    html = unescape((dirs.reports / "latest" / "report.html").read_text(encoding="utf-8"))
+    html = unescape((built / "report.html").read_text(encoding="utf-8"))
     assert "own price" in html and "Your own negotiated price (own: 12% off on_demand list), not a list price" in html
     assert "list prices except the user's own negotiated prices (12% off AWS on_demand)" in html
-    history = pl.read_csv(dirs.reports / "latest" / "data" / "price_history.csv")
+    history = pl.read_csv(built / "data" / "price_history.csv")
     assert 21.957642 in history["usd_per_hour"].to_list()  # the price history keeps the list prices

@@ -22,7 +22,8 @@ import dagster as dg
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs, pipeline_env
+from tests.atlas_runner import SAMPLE
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, copy_run, make_dirs, pipeline_env
 
 pytestmark = pytest.mark.slow
 
@@ -153,8 +154,9 @@ def test_make_starts_with_default_signal_handling_whatever_the_test_process_had(
 
 
 @pytest.fixture
-def dirs(tmp_path):
-    return make_dirs(tmp_path)
+def dirs(bundled_run, tmp_path):
+    """raw/ and the bundled report's chart and PDF caches (its first run serves them); no warehouse, no history."""
+    return copy_run(bundled_run, tmp_path, reports=False, warehouse=False)
 
 
 def expected_graph(dirs) -> tuple[dict[str, set[str]], set[str]]:
@@ -340,7 +342,6 @@ def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
 
 
 # ---- the atlas in the UI ---------------------------------------------------------------------------
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 JOBS = """{ repositoriesOrError { ... on RepositoryConnection { nodes { name location { name }
   jobs { name } } } } }"""
 ADD_PARTITION = """mutation($repo: RepositorySelector!, $key: String!) { addDynamicPartition(
