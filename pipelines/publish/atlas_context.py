@@ -114,8 +114,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables, links=not detail.apart)
     trend_figure = trend_chart(numbering.figure(), trend, rounds, palette, cache) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend, fixed=detail.fixed_tables)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail,
-                                   cache, scoring(scores.filter(pl.col("round") == round_)))
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_),
+                                   scoring(scores.filter(pl.col("round") == round_)), numbering, palette, detail, cache)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")

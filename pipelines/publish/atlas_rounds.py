@@ -139,10 +139,10 @@ class RoundChapter:
         return round_file(self.round)
 
 
-def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
-                  detail: Detail = WEB, cache: ChartCache = NO_CACHE, scored: Scoring = Scoring(0, 0, 0)) -> RoundChapter:
-    """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs; `scored`: how its
-    entries are scored)."""
+def round_chapter(number: int, round_: str, costs: pl.DataFrame, scored: Scoring, numbering: Numbering,
+                  palette: Palette, detail: Detail = WEB, cache: ChartCache = NO_CACHE) -> RoundChapter:
+    """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs; `scored`: how all its
+    entries are scored, priced or not)."""
     notes = numbering.chapter(restart=detail.apart)
     models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
                                  numbering, palette, detail, cache)
