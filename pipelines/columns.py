@@ -223,13 +223,21 @@ COLUMNS: dict[str, Column] = {
     "cheapest_cost_usd": Column("the round's cheapest cost to train the model, US dollars", "usd"),
     "results_priced": Column("results priced for the model in the round"),
     # scored as MLCommons scores it
-    "division": Column("MLPerf division of the entry: closed or open (from its systems JSON; an entry without one "
-                       "gets no official score)"),
+    "division": Column("MLPerf division of the entry: closed or open, from its systems JSON, else from a system name "
+                       "ending in _close or _open (division_source says which); empty when unknown: such an entry is "
+                       "priced but ranked against neither division"),
+    "division_source": Column("where the division comes from: systems JSON, or system name where the JSON has none "
+                              "(empty: unknown)"),
+    "score_basis": Column("where the score comes from: official, the official summarizer's answer; rules, where it "
+                          "stops on a systems JSON field its scoring never reads (official_crash says which) and the "
+                          "runs are scored by the written rules as its scoring function scores them"),
+    "nodes_source": Column("where number_of_nodes comes from: systems JSON, systems JSON 'number of nodes' (a "
+                           "misspelt field), or system name (NVIDIA's n<N>); empty: unknown"),
     "rule_deviation": Column("where the official summarizer's score departs from the written rules (the score is "
                              "kept, as published, and flagged)"),
     "deviates_from_rules": Column("true when rule_deviation says the official score departs from the written rules"),
     "official_crash": Column("the error that stops the official summarizer on this entry's system or folder, when it "
-                             "does (no official score)"),
+                             "does (no official score; score_basis rules where the written rules still score it)"),
     # energy and carbon (docs/energy_and_carbon.md)
     "energy_joules": Column("measured energy of the training run, joules: the power logs scored as the official "
                             "summarizer scores them (olympic mean of the runs, scaling.json applied; empty without "

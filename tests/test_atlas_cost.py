@@ -188,6 +188,40 @@ def test_round_tables_rank_each_division_apart_and_say_so():
     assert ranks == [("1", False), ("2", False), ("1", True)]
 
 
+def test_an_entry_of_unknown_division_is_priced_but_ranked_against_neither_division():
+    """v0.7 Tencent GN10X: its systems JSON spells the field "divison" and its name says nothing. It is
+    priced like any result but takes no rank or tag from the closed results it would otherwise beat."""
+    from pipelines.publish.atlas_rounds import best_per_result, model_section
+    from pipelines.publish.numbering import Numbering
+    from pipelines.publish.palette import Palette
+
+    scores = _scores([("v2.0", "Acme", "closed_a", "resnet", 100.0), ("v2.0", "Acme", "closed_b", "resnet", 50.0),
+                      ("v2.0", "Nodiv", "nodiv", "resnet", 10.0)])
+    systems = _systems([("v2.0", f, s, 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")
+                        for f, s in (("Acme", "closed_a"), ("Acme", "closed_b"), ("Nodiv", "nodiv"))])
+    systems = systems.with_columns(pl.when(pl.col("system") == "nodiv").then(pl.lit(None, pl.Utf8))
+                                   .otherwise(pl.col("division")).alias("division"))
+    frame = atlas.rank(atlas.price_results(atlas.entries(scores, systems), INSTANCES.filter(pl.col("provider") == "aws"),
+                                           atlas.prices_in_force(PRICES, date(2025, 6, 1))))
+    # one p4de at 40 USD/h: nodiv 6.67 USD, priced; closed_b 33.33 is still the closed division's first
+    assert frame.select("division", "system", "cost_to_train_usd", "cost_rank", "cheapest_for_accelerator", "fastest",
+                        "on_pareto_front").rows() == [
+        ("closed", "closed_b", pytest.approx(40 * 50 / 60), 1, True, True, True),
+        ("closed", "closed_a", pytest.approx(40 * 100 / 60), 2, False, False, False),
+        (None, "nodiv", pytest.approx(40 * 10 / 60), None, None, None, None)]
+    frame = frame.with_columns(pl.lit(None, pl.Utf8).alias("quirk"))
+    assert [(r["system"], r["result_rank"]) for r in best_per_result(frame)] == [
+        ("closed_b", 1), ("closed_a", 2), ("nodiv", None)]
+    section = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]))
+    assert section.cheapest.system == "closed_b" and section.unranked_results == 1
+    assert "1 of unknown division last, unranked" in section.table.caption
+    last = section.table.rows[-1]
+    assert last.cells[0].text == "–" and [t.text for t in last.cells[1].tags] == ["estimate", "division unknown"]
+    assert "Division unknown: its systems JSON gives no division" in last.cells[1].note.text
+    # the chart draws the two ranked results only, and says so
+    assert section.figure is not None and "Not drawn: 1 result(s) of unknown division" in section.figure.caption
+
+
 def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
     """The web edition lists the 10 cheapest and every tagged result with a chart per model; the PDF's
     digest the 3 cheapest of each division, without the chart."""

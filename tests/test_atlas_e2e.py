@@ -229,7 +229,27 @@ def test_quirk_corpus_end_to_end(tmp_path):
     assert why["broken_sys"].startswith("not scored: the official summarizer stops on this system")
     assert why["ipu_sys"] == "no cloud instance in the atlas has Graphcore IPU GC200"
     assert "round not supported" in why["training_results_v0.6"]
+    # scored by the rules where the tool stops on the systems JSON, but no node count anywhere
+    assert why["nodes_sys"] == ("node count unknown: the systems JSON has no number_of_nodes and the system name "
+                                "does not state it")
+    assert not {"spaced_sys", "nodiv_open", "nodiv_sys", "nodes_n2_sys"} & set(why)  # priced
     atlas = pl.read_csv(published / "data/atlas.csv")
+    by_rules = (atlas.filter((pl.col("score_basis") == "rules") & (pl.col("pricing_option") == "on_demand"))
+                .group_by("system").agg(pl.col("division").first(), pl.col("accelerators_total").first(),
+                                        pl.col("cost_rank").is_null().all().alias("unranked")))
+    assert sorted(by_rules.rows()) == [("nodes_n2_sys", "closed", 16, False), ("nodiv_open", "open", 8, False),
+                                       ("nodiv_sys", None, 8, True), ("spaced_sys", "closed", 4, False)]
+    # the cover, the summary, the round's chapter and the methodology count them beside the official scores:
+    # 27 entries, 16 scored by the tool, 5 by the rules (4 of them in v3.0), 6 without a score
+    cover = " ".join(PdfReader(published / "atlas.pdf").pages[0].extract_text().split())
+    assert "27 (21 scored: 16 by the official summarizer, 5 by the rules where it stops)" in cover
+    text = " ".join(re.sub(r"<[^>]+>", " ", (published / "atlas.html").read_text(encoding="utf-8")).split())
+    assert "Of 27 benchmark entries, 16 are scored by the official summarizer, 5 by the written rules" in text
+    assert "Round v3.0 has 7 benchmark entries: 2 scored by the official summarizer, 4 by the rules" in text
+    assert "Of 21 scored entries, 16 are scored by the official summarizer and 5 by the rules where it stops." in text
+    round_pdf = " ".join(" ".join(p.extract_text() for p in PdfReader(published / "atlas-v3.0.pdf").pages).split())
+    assert "7 (6 scored: 2 by the official summarizer, 4 by the rules where it stops)" in round_pdf
+    assert "1 of unknown division last, unranked" in round_pdf
     scaled = atlas.filter((pl.col("system") == "scaled_sys") & (pl.col("instance_type") == "p4de.24xlarge")).row(0, named=True)
     # the price in force on 2026-08-20 (the June 2025 cut's, confirmed 2026-07-20), 40 minutes after scaling.json
     assert scaled["cost_to_train_usd"] == pytest.approx(27.44705 * 40.0 / 60)

@@ -13,9 +13,10 @@ accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
 Comparable: results of the same round, the same benchmark model (quirks.benchmark_model) and the
 same division. Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are
 computed within (round, benchmark_model, division), closed before open: an open-division result
-may change the model or the training recipe, so it never outranks a closed one. An entry without
-a division gets no official score (mlperf_summarizer) and so is never priced. The trend follows
-the closed division only. Across rounds, the quality target or the rules can change: the trend
+may change the model or the training recipe, so it never outranks a closed one. An entry of
+unknown division (its systems JSON has none and its name does not say: mlperf_gaps) is priced but
+ranked against neither division: its rank and tags are empty. The trend follows the closed
+division only. Across rounds, the quality target or the rules can change: the trend
 table says where.
 
 Energy and emissions of a row (metrics/energy.py, docs/energy_and_carbon.md): the entry's energy
@@ -113,6 +114,8 @@ def entries(scores: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
         .when(pl.col("status_class").is_null() & pl.col("system_problem").is_null())
         .then(pl.lit("no systems JSON named after the system folder"))
         .when(pl.col("system_problem").is_not_null()).then(pl.col("system_problem"))
+        .when(pl.col("number_of_nodes").is_null())
+        .then(pl.lit("node count unknown: the systems JSON has no number_of_nodes and the system name does not state it"))
         .when(pl.col("accelerators_total").fill_null(0) == 0).then(pl.lit("no accelerators in the systems JSON"))
         .when(pl.col("accelerator_model").is_null())
         .then(pl.lit("accelerator not in the catalog: ") + pl.col("accelerator_model_name").fill_null("?"))
@@ -189,15 +192,20 @@ def rank(priced: pl.DataFrame) -> pl.DataFrame:
     cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
     return (
         priced.with_columns(
-            *([energy_rank()] if "energy_basis" in priced.columns else []),
-            cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank"),
-            (cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator"),
-            (time == time.min().over(GROUP)).alias("fastest"),
-            pareto_front(time, cost).over(GROUP).alias("on_pareto_front"),
+            *([_ranked(energy_rank())] if "energy_basis" in priced.columns else []),
+            _ranked(cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank")),
+            _ranked((cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator")),
+            _ranked((time == time.min().over(GROUP)).alias("fastest")),
+            _ranked(pareto_front(time, cost).over(GROUP).alias("on_pareto_front")),
         )
         .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system",
               *_tie_breakers(priced))
     )
+
+
+def _ranked(expr: pl.Expr) -> pl.Expr:
+    """A rank or tag only within a known division: an entry of unknown division gets none."""
+    return pl.when(pl.col("division").is_not_null()).then(expr)
 
 
 def _tie_breakers(frame: pl.DataFrame) -> list[str]:
