@@ -81,10 +81,10 @@ system-deps:
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi; \
 	else echo "system-deps: not root or no apt-get; install chromium libharfbuzz-subset0 fonts-dejavu-core yourself"; fi
 
-# Both cores (pytest-xdist): tests that share a module fixture stay on one worker (xdist_group), and the builds
-# many tests read are made once for both (tests/shared_builds.py).
+# Both cores (pytest-xdist): each worker starts on its half of the tests in file order and takes the other's when
+# it runs out; the builds many tests read are made once for both (tests/shared_builds.py).
 test: venv-test system-deps
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 bench: venv-test
 	$(BIN)/python -m bench

@@ -11,8 +11,6 @@ from pipelines.ingest.mlperf_corpus import round_dirs, score_corpus
 from pipelines.ingest.mlperf_quirks import benchmark_model, status_class
 from tests.atlas_fixtures import quirk_corpus
 
-# its tests share an expensive module fixture, built once: one xdist worker
-pytestmark = pytest.mark.xdist_group("atlas_quirks")
 
 
 @pytest.fixture(scope="module")

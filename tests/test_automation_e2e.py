@@ -18,8 +18,7 @@ import pytest
 from pipelines.config import INSTANCE_YAML
 from tests.pipeline_runner import BUNDLED_PRICE_DATE, copy_run, pipeline_env
 
-# its tests share (and the later ones go on from) one module fixture: one xdist worker
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("automation_e2e")]
+pytestmark = pytest.mark.slow
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 NOT_IN_A_PRICE_RUN = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
@@ -54,10 +53,11 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture(scope="module")
-def world(bundled_run, tmp_path_factory):
-    # raw/ and the warehouse's caches of the bundled report: the first run serves its charts and PDF
-    dirs = copy_run(bundled_run, tmp_path_factory.mktemp("automation"), reports=False, warehouse=False)
+@pytest.fixture
+def world(bundled_run, tmp_path):
+    """Each test's own: raw/ and the bundled report's chart and PDF caches (its first run serves them), an empty
+    instance on disk with the project's dagster.yaml."""
+    dirs = copy_run(bundled_run, tmp_path, reports=False, warehouse=False)
     shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
@@ -147,6 +147,8 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
 
 def test_automation_carries_a_partial_run_and_respects_blocking_checks(world):
     dirs, definitions, instance, settings = world
+    (request,) = tick(definitions, instance, settings, None).run_requests  # everything built once, as by the sensor
+    assert execute(definitions, instance, request).success
     job = definitions.resolve_implicit_global_asset_job_def()
     checks = {c for c in definitions.resolve_asset_graph().asset_check_keys}
     cursor = dg.evaluate_automation_conditions(defs=definitions, instance=instance).cursor

@@ -21,8 +21,6 @@ from pipelines.publish.page_breaks import (displaced_footnotes, hints_that_hold,
 from pipelines.publish.pdf import lay_out
 from tests.pipeline_runner import BUNDLED_RAW, published_breaks
 
-# its tests share an expensive module fixture, built once: one xdist worker
-pytestmark = pytest.mark.xdist_group("report_pdf")
 
 
 def _flat(text: str) -> str:

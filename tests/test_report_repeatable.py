@@ -19,9 +19,8 @@ import pytest
 from pypdf import PdfReader
 
 from tests.pipeline_runner import published_breaks
+from tests.shared_builds import built_once
 
-# its tests share an expensive module fixture, built once: one xdist worker
-pytestmark = pytest.mark.xdist_group("report_repeatable")
 
 REBUILD = """
 import json, sys
@@ -55,7 +54,9 @@ def _rebuild(warehouse: Path, out: Path, epoch: str, breaks: tuple[str, ...] = (
 
 @pytest.fixture(scope="module")
 def rebuilt(bundled_run, tmp_path_factory):
-    return _rebuild(bundled_run.warehouse, tmp_path_factory.mktemp("rebuilt"), "1764374400")
+    """The bundled report rebuilt from scratch in a fresh process, once per session (a layout from scratch)."""
+    folder = built_once(tmp_path_factory, "rebuilt", lambda out: _rebuild(bundled_run.warehouse, out, "1764374400"))
+    return (folder / "report.html").read_text(encoding="utf-8"), (folder / "report.pdf").read_bytes()
 
 
 def test_html_and_pdf_are_byte_identical_when_rebuilt(bundled_run, rebuilt):

@@ -8,8 +8,6 @@ import pytest
 from tests.pipeline_runner import make_dirs, run_pipeline
 from tests.small_raw import write_small_raw
 
-# its tests share an expensive module fixture, built once: one xdist worker
-pytestmark = pytest.mark.xdist_group("staging")
 
 
 @pytest.fixture(scope="module")
