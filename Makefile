@@ -47,8 +47,9 @@ clean-venv:
 	rm -rf $(VENV)
 
 # ---- the pipeline ------------------------------------------------------------------------------------
+# FORCE=1 builds even when nothing changed since the last make report (pipelines/up_to_date.py)
 report: venv
-	$(BIN)/python -m pipelines.cli report
+	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
 
 # The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>
 atlas: venv
