@@ -16,7 +16,9 @@ from pipelines.ingest.mlperf_rules import round_order
 from pipelines.ingest.accelerators import read_catalog_table
 from pipelines.ingest.board_power import has_board_power, read_board_power
 from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
+from pipelines.ingest.catalog_instances import read_aliases, resolve, unknown_accelerators, with_catalog_instances
 from pipelines.ingest.prices import read_price_folder
+from pipelines.ingest.prices.skypilot import read_catalog_folder
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
@@ -98,17 +100,45 @@ def stg_pue(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg
     return _carbon_table(context, settings, "pue", read_pue)
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators"], pool=POOL,
-          description="The one instance catalog (instances.csv): every instance the report or the atlas prices, its "
-                      "accelerators and vCPUs, linked to the accelerator catalog; typed.")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_accelerators", "stg_accelerators"],
+          pool=POOL,
+          description="Every offer of the public catalogs under prices/ (SkyPilot's skypilot_<date>/<cloud>/vms.csv): "
+                      "provider, instance type, the catalog's accelerator name, GPUs per node, memory, form factor "
+                      "and offer kind, with the cloud model the alias table (accelerator_aliases.csv) gives it; "
+                      "null where the accelerator is unknown (never priced).")
+@input_errors_as_failures
+def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    folder = settings.raw / "prices"
+    catalog = read_catalog_folder(folder)
+    path, _ = _public_facts(settings, "accelerator_aliases.csv")
+    with settings.connect(read_only=True) as conn:
+        cloud_models = to_polars(conn.sql("select distinct cloud_model from stg_accelerators where cloud_model is not null"))
+    resolved = resolve(catalog.offers, read_aliases(path, cloud_models["cloud_model"].to_list()))
+    resolved = resolved.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
+    result = _load(context, settings, "stg_catalog_offers", offers_in=_relative(resolved, settings.raw))
+    unknown = unknown_accelerators(resolved)
+    result.metadata["rows_not_offers"] = dg.MetadataValue.md(
+        "\n".join(f"- {reason}: {count:,}" for reason, count in sorted(catalog.skipped.items())) or "none")
+    result.metadata["unknown_accelerators"] = dg.MetadataValue.md(
+        "\n".join(f"- {r['accelerator']}: {r['offers']} offer(s) ({r['providers']})" for r in unknown.iter_rows(named=True))
+        or "none")
+    return result
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators", "stg_catalog_offers"],
+          pool=POOL,
+          description="The one instance catalog: instances.csv's rows and every catalog offer whose accelerator the "
+                      "alias table knows (origin says which); its accelerators, GPUs per node and, where stated, "
+                      "inter-node fabric, linked to the accelerator catalog; typed.")
 @input_errors_as_failures
 def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "instances.csv", "the instance table")
     frame = read_instances(path)
     with settings.connect(read_only=True) as conn:
         cloud_models = to_polars(conn.sql("select cloud_model from stg_accelerators where cloud_model is not null"))
+        offers = read_table(conn, "stg_catalog_offers")
     check_catalog_links(frame, path, cloud_models["cloud_model"].to_list())
-    frame = frame.with_columns(file=pl.lit(str(path)))
+    frame = with_catalog_instances(frame.with_columns(file=pl.lit(str(path))), offers, settings.raw)
     return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
 
 

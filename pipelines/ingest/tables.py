@@ -4,7 +4,9 @@ instances.csv is the one instance catalog: every cloud instance the report compa
 prices, linked to the accelerator catalog (raw/accelerators.csv) by `accelerator_model`, the
 catalog's cloud_model. `billing` says how the provider sells it: "instance" (a machine with
 `accelerator_count` accelerators, vcpus and memory_gib required: the GCP price composer needs them)
-or "chip" (Cloud TPUs, sold per chip-hour: count 1, no host of their own).
+or "chip" (Cloud TPUs, sold per chip-hour: count 1, no host of their own). Optional `fabric` (EFA,
+InfiniBand, RoCE ...) and `fabric_gbps_per_accelerator` say how instances join into a cluster, where
+the provider states it: a multi-node result priced on an instance without one is flagged.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def read_instances(path: Path) -> pl.DataFrame:
             Column("notes", required=False),
             Column("accelerator_model"),
             Column("billing"),
+            Column("fabric", required=False),
+            Column("fabric_gbps_per_accelerator", "float", required=False, positive=True),
         ],
         _check_instance(path),
     )
