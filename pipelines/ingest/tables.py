@@ -57,8 +57,8 @@ def read_instances(path: Path) -> pl.DataFrame:
             Column("notes", required=False),
             Column("accelerator_model"),
             Column("billing"),
-            Column("fabric", required=False),
-            Column("fabric_gbps_per_accelerator", "float", required=False, positive=True),
+            Column("fabric", required=False, may_be_absent=True),
+            Column("fabric_gbps_per_accelerator", "float", required=False, positive=True, may_be_absent=True),
         ],
         _check_instance(path),
     )
