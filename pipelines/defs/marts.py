@@ -15,7 +15,7 @@ from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files a
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
-from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
+from pipelines.metrics.price_changes import offered, on_demand, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.metrics.pricing_options import apply_discounts, choose_options
 from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
@@ -78,7 +78,7 @@ def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict
 
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     """Cost to train under each pricing option with the prices in force on a date (an empty frame for no date)."""
-    history = read_table(conn, "stg_prices")
+    history = offered(read_table(conn, "stg_prices"), report_settings(conn)["exclude_offer_kinds"])
     options, baseline_pricing, discounts, stale_after_days, workloads = _pricing(conn)
     prices = apply_discounts(prices_in_force(history, on) if on else history.clear(), discounts)
     inputs = assemble_inputs(

@@ -280,6 +280,7 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
         "discounts": [{"provider": d.provider, "instance_type": d.instance_type, "pricing_model": d.pricing_model,
                        "percent": d.percent} for d in config.discounts],
         "runs_per_month": list(config.runs_per_month), "stale_after_days": config.stale_after_days,
+        "exclude_offer_kinds": list(config.exclude_offer_kinds),
         "workloads": [{"name": w.name, "title": w.title, "samples": w.samples, "runs_per_month": w.runs_per_month,
                        "description": w.description} for w in config.workloads],
     }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
@@ -288,6 +289,7 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
                 "discounts": pl.List(pl.Struct({"provider": pl.Utf8, "instance_type": pl.Utf8,
                                                 "pricing_model": pl.Utf8, "percent": pl.Float64})),
                 "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64,
+                "exclude_offer_kinds": pl.List(pl.Utf8),
                 "workloads": pl.List(pl.Struct({"name": pl.Utf8, "title": pl.Utf8, "samples": pl.Float64,
                                                 "runs_per_month": pl.Int64, "description": pl.Utf8}))})
     return _load(context, settings, "stg_report_settings", settings_in=row)

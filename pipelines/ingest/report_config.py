@@ -26,6 +26,8 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
                                        # pricing_models)
     runs_per_month = [1, 100, 1000]    # the break-even table's "cheapest at N runs a month"
     stale_after_days = 365             # a price older than this at the price date is marked stale
+    exclude_offer_kinds = ["marketplace"]  # optional: kinds of offer left out of the report and the atlas
+                                       # (list, marketplace, community, reserved_only; default: none)
                                        # (in the report and the atlas)
     [[discounts]]                      # the user's negotiated price: percent off a pricing model
     provider = "aws"
@@ -57,6 +59,7 @@ from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
+from pipelines.ingest.prices.normalized import OFFER_KINDS
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
 from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, parse_option
@@ -132,6 +135,7 @@ class ReportConfig:
     runs_per_month: tuple[int, ...] = DEFAULT_RUNS_PER_MONTH
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
     workloads: tuple[Workload, ...] = ()
+    exclude_offer_kinds: tuple[str, ...] = ()
 
     @property
     def all_benchmarks(self) -> tuple[str, ...]:
@@ -347,7 +351,15 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not isinstance(stale, int) or isinstance(stale, bool) or stale < 0:
         raise InputError(path, "stale_after_days", f"{stale!r} must be a whole number of days (0 or more)")
 
+    excluded = data.get("exclude_offer_kinds", [])
+    if not isinstance(excluded, list) or not all(isinstance(k, str) for k in excluded):
+        raise InputError(path, "exclude_offer_kinds", f"must be a list of offer kinds ({', '.join(OFFER_KINDS)})")
+    for i, kind in enumerate(excluded):
+        if kind not in OFFER_KINDS:
+            raise InputError(path, f"exclude_offer_kinds[{i}]", f"{kind!r} is not an offer kind ({', '.join(OFFER_KINDS)})")
+
     return ReportConfig(
+        exclude_offer_kinds=tuple(excluded),
         title=title,
         subtitle=str(data.get("subtitle", "")),
         author=str(data.get("author", "cost-to-train pipeline")),
