@@ -213,3 +213,22 @@ def test_a_folder_that_is_not_a_date(tmp_path):
     path, rel = bad(tmp_path, NEBIUS_HEADER, day="latest")
     with pytest.raises(InputError, match=r"folder name skypilot_<YYYY-MM-DD>: date 'latest' is not a date"):
         read_catalog(path, rel)
+
+
+def test_a_catalog_offer_takes_the_mapping_of_the_same_accelerators():
+    from pipelines.ingest.tables import with_same_accelerator_mappings
+
+    mappings = pl.DataFrame({"provider": ["aws", "aws"], "instance_type": ["p5.48xlarge", "p5.48xlarge"],
+                             "benchmark": ["bert", "rgat"], "system": ["AS-8125GS-TNHR-1", None],
+                             "note": ["8x H100", "no result"], "line": [2, 3]})
+    instances = pl.DataFrame({"provider": ["aws", "lambda", "lambda"],
+                              "instance_type": ["p5.48xlarge", "gpu_8x_h100_sxm5", "gpu_1x_h100"],
+                              "accelerator_model": ["H100-SXM-80GB"] * 3, "accelerator_count": [8, 8, 1]})
+    out = with_same_accelerator_mappings(mappings, instances)
+    derived = out.filter(pl.col("derived_from").is_not_null()).sort("benchmark").to_dicts()
+    # the 8-GPU Lambda offer takes both rows (an empty system too: "no result" stays "no result");
+    # the 1-GPU offer is another configuration and takes none
+    assert [(r["provider"], r["instance_type"], r["benchmark"], r["system"]) for r in derived] == [
+        ("lambda", "gpu_8x_h100_sxm5", "bert", "AS-8125GS-TNHR-1"), ("lambda", "gpu_8x_h100_sxm5", "rgat", None)]
+    assert derived[0]["note"] == "same 8x H100-SXM-80GB as aws/p5.48xlarge (mappings.csv line 2): 8x H100"
+    assert out.height == 4

@@ -22,7 +22,9 @@ from pipelines.ingest.prices.skypilot import read_catalog_folder
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
-from pipelines.ingest.tables import check_catalog_links, read_instances, read_mappings, read_throughput
+from pipelines.ingest.tables import (
+    check_catalog_links, read_instances, read_mappings, read_throughput, with_same_accelerator_mappings,
+)
 from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 
 
@@ -142,12 +144,17 @@ def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings)
     return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings"], pool=POOL,
-          description="Measured system per instance and benchmark (mappings.csv), typed.")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings", "stg_instances"],
+          pool=POOL,
+          description="Measured system per instance and benchmark (mappings.csv), and for an instance without "
+                      "a row the mapping of an instance with the same accelerators (derived_from says which), typed.")
 @input_errors_as_failures
 def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "mappings.csv", "the instance-to-system mappings")
     frame = read_mappings(path).with_columns(file=pl.lit(str(path)))
+    with settings.connect(read_only=True) as conn:
+        instances = read_table(conn, "stg_instances")
+    frame = with_same_accelerator_mappings(frame, instances).with_columns(pl.col("file").fill_null(str(path)))
     return _load(context, settings, "stg_mappings", mappings_in=_relative(frame, settings.raw))
 
 

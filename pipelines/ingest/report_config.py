@@ -60,13 +60,14 @@ from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.prices.normalized import OFFER_KINDS
+from pipelines.ingest.prices.skypilot import PROVIDER_NAME
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
 from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, parse_option
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
-_REGION = re.compile(r"^[a-z][a-z0-9-]*[a-z0-9]$")
+_REGION = re.compile(r"^[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]$")  # GPU clouds write CANADA-1, FIN-03
 
 
 @dataclass(frozen=True)
@@ -251,8 +252,9 @@ def _instance(path: Path, where: str, text: object) -> Instance:
                          "provider/instance_type@region)")
     text, at, region = text.partition("@")
     provider, instance_type = text.split("/")
-    if provider not in PROVIDERS:
-        raise InputError(path, where, f"provider {provider!r} is not one of {', '.join(PROVIDERS)}")
+    if not PROVIDER_NAME.match(provider):
+        raise InputError(path, where, f"provider {provider!r} is not a provider name: {', '.join(PROVIDERS)} or a "
+                                      "public catalog's cloud (lower-case letters and digits, e.g. lambda, nebius)")
     if at and not _REGION.match(region.strip()):
         raise InputError(path, where, f"{region!r} after @ is not a region name (such as eastus2)")
     return Instance(provider, instance_type.strip(), region.strip() or None)
@@ -294,8 +296,9 @@ def parse_report_config(path: Path) -> ReportConfig:
             raise InputError(path, f"benchmarks[{i}]", problem + "; a workload of your own is declared in [workloads]")
     regions = need("regions", dict)
     for provider, region in regions.items():
-        if provider not in PROVIDERS or not isinstance(region, str):
-            raise InputError(path, f"regions.{provider}", "must map aws, gcp or azure to a region name")
+        if not PROVIDER_NAME.match(provider) or not isinstance(region, str):
+            raise InputError(path, f"regions.{provider}", "must map a provider (aws, gcp, azure or a public catalog's "
+                                                          "cloud) to a region name")
 
     price_date = data.get("price_date")
     if price_date is not None:
