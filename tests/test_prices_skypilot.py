@@ -232,3 +232,26 @@ def test_a_catalog_offer_takes_the_mapping_of_the_same_accelerators():
         ("lambda", "gpu_8x_h100_sxm5", "bert", "AS-8125GS-TNHR-1"), ("lambda", "gpu_8x_h100_sxm5", "rgat", None)]
     assert derived[0]["note"] == "same 8x H100-SXM-80GB as aws/p5.48xlarge (mappings.csv line 2): 8x H100"
     assert out.height == 4
+
+
+def test_aws_gpu_spot_per_zone(tmp_path):
+    path, rel = snapshot(tmp_path, "aws")
+    catalog = read_catalog(path, rel)
+    spot = {(r["instance_type"], r["region"]): r for r in catalog.prices.filter(pl.col("pricing_model") == "spot").to_dicts()}
+    west2 = spot[("p5.48xlarge", "us-west-2")]
+    # zones 12.6935, 12.9785, 12.9727, 16.1301: median (12.9727 + 12.9785) / 2 = 12.9756
+    assert west2["usd_per_hour"] == pytest.approx(12.9756)
+    assert (west2["zone_count"], west2["zone_min_usd_per_hour"], west2["zone_max_usd_per_hour"]) == (4, 12.6935, 16.1301)
+    # us-west-1: one zone of two has spot (19.8326): that price, no spread
+    assert (spot[("p5.48xlarge", "us-west-1")]["usd_per_hour"], spot[("p5.48xlarge", "us-west-1")]["zone_count"]) == (19.8326, None)
+    # p5en in us-east-1: the Atlanta Local Zone (17.2074) left out: median of 18.2492 and 16.5551 = 17.40215
+    east1 = spot[("p5en.48xlarge", "us-east-1")]
+    assert east1["usd_per_hour"] == pytest.approx(17.40215) and east1["zone_count"] == 2
+    on_demand = {(r["instance_type"], r["region"]): r["usd_per_hour"]
+                 for r in catalog.prices.filter(pl.col("pricing_model") == "on_demand").to_dicts()}
+    assert on_demand == {("p5.48xlarge", "us-west-1"): 68.8, ("p5.48xlarge", "us-west-2"): 55.04,
+                         ("p5en.48xlarge", "us-east-1"): 63.296}
+    # p5e: empty Price with spot prices (sold reserved only): no offer
+    assert "p5e.48xlarge" not in catalog.offers["instance_type"].to_list()
+    assert catalog.skipped == {"no on-demand price (empty or zero Price: not sold)": 2,
+                               "AWS Local or Wavelength Zone (not the region's own zone)": 1}

@@ -28,8 +28,10 @@ Traps of the real files, each handled here once:
   (RunPod's A100-80GB is "A100 PCIe" in GpuInfo); where none says it, it stays unknown.
 - Rows repeat per availability zone. One price repeated over a region's zones is one regional price;
   where zone spot prices differ, the region's spot price is their median with the zone count, min and
-  max (as aws_spot.py keeps for EC2's spot history); on-demand prices of one region are one price, and
-  differing ones are an InputError.
+  max (as aws_spot.py keeps for EC2's spot history; like it, AWS Local and Wavelength Zones such as
+  use1-atl2-az1 are left out); on-demand prices of one region are one price, and differing ones are an
+  InputError. A row with an empty Price and a SpotPrice (AWS p5e: reservations and capacity blocks only)
+  is not sold on demand, so it is no offer either.
 
 Offer kinds (`offer_kind`): Vast.ai lists hosts' machines (marketplace); RunPod's *_COMMUNITY pods run
 on community hosts (community); every other offer is a provider's list price (list).
@@ -55,6 +57,9 @@ from pipelines.ingest.prices.normalized import parse_day, parse_price, price_fra
 # prices/skypilot_<date>/<cloud>/vms.csv, as a path relative to the price folder
 LAYOUT = re.compile(r"(?:^|/)skypilot_(?P<date>[^/]*)/(?P<cloud>[^/]+)/vms\.csv$")
 PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+# AWS zone ids of the region itself (use1-az2); Local and Wavelength Zones (use1-atl2-az1) are not
+# the region's, and the AWS spot reader leaves them out of a region's figure too
+AWS_REGION_ZONE = re.compile(r"^[a-z]+\d+-az\d+$")
 REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
 # Text that stands where a price should be: a catalog that has no figure, not a price of zero.
 PLACEHOLDERS = {"n/a", "na", "none", "null", "nan", "tbd", "-", "?", "unknown"}
@@ -156,6 +161,10 @@ def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
     """(offer facts, on-demand price, spot price or None) of one row, or None when it is no offer."""
     accelerator = cell["AcceleratorName"]
     instance_type = cell["InstanceType"]
+    zone = cell.get("AvailabilityZone", "")
+    if provider == "aws" and zone and not AWS_REGION_ZONE.match(zone):
+        _skip(skipped, "AWS Local or Wavelength Zone (not the region's own zone)")
+        return None
     if not accelerator:
         _skip(skipped, "no accelerator (CPU machine, or a host VM priced apart from its GPUs)")
         return None
