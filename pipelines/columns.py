@@ -80,6 +80,8 @@ COLUMNS: dict[str, Column] = {
                                      "its bucket (<5%, 5-10%, ... >20%; empty when the input gives none)"),
     "price_as_of": Column("date of the snapshot the price in force comes from"),
     "price_source": Column("where the price in force comes from"),
+    "providers": Column("the providers whose catalogs list the accelerator"),
+    "offers": Column("how many catalog offers carry the accelerator", "count"),
     "derived_from": Column("the instance with the same accelerators whose mappings.csv row this derived mapping takes"),
     "offer_kind": Column("who sells at the price: list (a provider's list price), marketplace (a marketplace host's, "
                          "Vast.ai), community (a community host's, RunPod community pods) or reserved_only"),

@@ -11,6 +11,7 @@ import polars as pl
 from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
+from pipelines.ingest.catalog_instances import unknown_accelerators
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
@@ -132,6 +133,16 @@ def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
         changes = compute_cost_changes(read_table(conn, "cost_to_train"), _cost_at(conn, previous))
         write_frame(conn, "cost_changes", changes)
         return _done(conn, "cost_changes")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["stg_catalog_offers"],
+          automation_condition=REGENERATE,
+          description="The public catalogs' accelerators that the alias table (accelerator_aliases.csv) does not know: "
+                      "their offers are never priced; both methodologies list them.")
+def catalog_unknown_accelerators(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        write_frame(conn, "catalog_unknown_accelerators", unknown_accelerators(read_table(conn, "stg_catalog_offers")))
+        return _done(conn, "catalog_unknown_accelerators")
 
 
 def _digest(raw: Path, name: str) -> tuple[str, int]:

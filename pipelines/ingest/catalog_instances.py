@@ -83,12 +83,15 @@ def resolve(offers: pl.DataFrame, aliases: pl.DataFrame) -> pl.DataFrame:
 def unknown_accelerators(resolved: pl.DataFrame) -> pl.DataFrame:
     """Each catalog accelerator name no alias matched, with its providers and offer count."""
     return (resolved.filter(pl.col("cloud_model").is_null())
-            .with_columns(pl.concat_str(pl.col("catalog_accelerator"),
-                                        pl.when(pl.col("form_factor").is_not_null())
-                                        .then(pl.lit(" (") + pl.col("form_factor") + pl.lit(")")).otherwise(pl.lit("")))
-                          .alias("accelerator"))
+            .with_columns(pl.concat_str(  # the form factor where the name does not already say it
+                pl.col("catalog_accelerator"),
+                pl.when(pl.col("form_factor").is_not_null()
+                        & ~pl.col("catalog_accelerator").str.to_lowercase().str.contains(
+                            pl.col("form_factor").fill_null("").str.to_lowercase(), literal=True))
+                .then(pl.lit(" (") + pl.col("form_factor") + pl.lit(")")).otherwise(pl.lit(""))).alias("accelerator"))
             .group_by("accelerator")
-            .agg(pl.col("provider").unique().sort().str.join(", ").alias("providers"), pl.len().alias("offers"))
+            .agg(pl.col("provider").unique().sort().str.join(", ").alias("providers"),
+                 pl.len().cast(pl.Int64).alias("offers"))
             .sort("accelerator"))
 
 

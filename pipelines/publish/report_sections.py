@@ -252,7 +252,9 @@ def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numb
 def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row:
     cheapest = r["cost_rank"] == 1
     tags = ((Tag("baseline"),) if r["is_baseline"] else ()) + ((Tag("cheapest", "best"),) if cheapest else ()) \
-        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ())
+        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ()) \
+        + ((Tag(r["offer_kind"].replace("_", " "), title=labels.offer_tag_title(r["offer_kind"])),)
+           if labels.offer_tag_title(r.get("offer_kind")) else ())
     accelerators = f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–"
     if r["system"]:
         system_call = numbering.note(f"sys:{r['system']}:{r['benchmark']}", system_footnote(r, sources))

@@ -33,8 +33,9 @@ Traps of the real files, each handled here once:
   InputError. A row with an empty Price and a SpotPrice (AWS p5e: reservations and capacity blocks only)
   is not sold on demand, so it is no offer either.
 
-Offer kinds (`offer_kind`): Vast.ai lists hosts' machines (marketplace); RunPod's *_COMMUNITY pods run
-on community hosts (community); every other offer is a provider's list price (list).
+Offer kinds (`offer_kind`): Vast.ai lists hosts' machines and Mithril sells by auction (marketplace);
+RunPod's *_COMMUNITY pods run on community hosts (community); every other offer is a provider's list
+price (list).
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Reg
 # Text that stands where a price should be: a catalog that has no figure, not a price of zero.
 PLACEHOLDERS = {"n/a", "na", "none", "null", "nan", "tbd", "-", "?", "unknown"}
 GCP_PLACEHOLDER = 700.0  # SkyPilot's fetch_gcp writes 700.0 for TPU zones without a price
-MARKETPLACES = {"vast": "marketplace"}
+# Clouds whose catalog price is a market's, not a list price: Vast.ai lists hosts' machines; Mithril sells
+# GPU time by auction (its catalog's Price equals its SpotPrice, the auction's going rate).
+MARKETPLACES = {"vast": "marketplace", "mithril": "marketplace"}
 
 OFFER_SCHEMA = {
     "provider": pl.Utf8, "instance_type": pl.Utf8, "catalog_accelerator": pl.Utf8, "gpu_name": pl.Utf8,
