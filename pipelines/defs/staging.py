@@ -102,7 +102,7 @@ def stg_pue(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg
     return _carbon_table(context, settings, "pue", read_pue)
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_accelerators", "stg_accelerators"],
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_accelerator_aliases", "stg_accelerators"],
           pool=POOL,
           description="Every offer of the public catalogs under prices/ (SkyPilot's skypilot_<date>/<cloud>/vms.csv): "
                       "provider, instance type, the catalog's accelerator name, GPUs per node, memory, form factor "
