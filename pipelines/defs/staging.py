@@ -115,7 +115,8 @@ def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSett
     path, _ = _public_facts(settings, "accelerator_aliases.csv")
     with settings.connect(read_only=True) as conn:
         cloud_models = to_polars(conn.sql("select distinct cloud_model from stg_accelerators where cloud_model is not null"))
-    resolved = resolve(catalog.offers, read_aliases(path, cloud_models["cloud_model"].to_list()))
+    own = path.parent == settings.raw  # the project's table serves a data set's own catalog as far as it matches
+    resolved = resolve(catalog.offers, read_aliases(path, cloud_models["cloud_model"].to_list(), strict=own))
     resolved = resolved.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
     result = _load(context, settings, "stg_catalog_offers", offers_in=_relative(resolved, settings.raw))
     unknown = unknown_accelerators(resolved)
@@ -258,6 +259,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
             "comparison": c.id, "comparison_title": c.title, "description": c.description, "position": i,
             "provider": inst.provider, "region": inst.region or config.regions[inst.provider], "instance_type": inst.instance_type,
             "benchmark": bench, "benchmark_position": config.all_benchmarks.index(bench), "is_baseline": inst == c.baseline,
+            "whole_market": c.whole_market,
             "config_path": f"{relative} comparisons[{ci}].instances[{i}]",
         }
         for ci, c in enumerate(config.comparisons)

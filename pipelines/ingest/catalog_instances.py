@@ -32,8 +32,12 @@ FORM_FACTORS = ("SXM", "PCIe", "NVL")
 _SIMPLE = re.compile(r"[^a-z0-9]+")
 
 
-def read_aliases(path: Path, cloud_models: list[str]) -> pl.DataFrame:
-    """accelerator_aliases.csv, each regex compiled and each cloud_model checked against accelerators.csv."""
+def read_aliases(path: Path, cloud_models: list[str], strict: bool = True) -> pl.DataFrame:
+    """accelerator_aliases.csv, each regex compiled and each cloud_model checked against accelerators.csv.
+
+    `strict` False (a data set without an alias table of its own, read with the project's): the rows
+    naming a cloud model the data set's accelerator catalog lacks are left out instead of refused.
+    """
     frame = read_csv_table(path, [
         Column("name_regex"), Column("memory_gb", "float", required=False, positive=True),
         Column("form_factor", required=False), Column("cloud_model"), Column("note", required=False),
@@ -47,10 +51,10 @@ def read_aliases(path: Path, cloud_models: list[str]) -> pl.DataFrame:
         if row["form_factor"] is not None and row["form_factor"] not in FORM_FACTORS:
             raise InputError(path, f"{row['line']} column form_factor",
                              f"{row['form_factor']!r} is not one of {', '.join(FORM_FACTORS)}")
-        if row["cloud_model"] not in known:
+        if row["cloud_model"] not in known and strict:
             raise InputError(path, f"{row['line']} column cloud_model",
                              f"{row['cloud_model']!r} is no cloud_model of the accelerator catalog (accelerators.csv)")
-    return frame
+    return frame.filter(pl.col("cloud_model").is_in(sorted(known)))
 
 
 def catalog_name(text: str | None) -> str:

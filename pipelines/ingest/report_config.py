@@ -14,6 +14,9 @@
                                        # "provider/instance_type@region": priced in that region
                                        # instead of [regions]' (an instance not sold there)
     benchmarks = ["resnet"]            # optional; default: the report's benchmarks
+    whole_market = true                # optional: also every other priced offer with the accelerators
+                                       # (model and count) of a listed instance, each in its region
+                                       # ([regions], else its cheapest) (pipelines/metrics/market.py)
     mlperf_trees = ["/data/training_results_v1.0"]  # optional: more MLPerf result trees on disk,
                                        # besides RAW_DIR/mlperf/ (relative paths: to RAW_DIR)
 
@@ -28,7 +31,6 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
     stale_after_days = 365             # a price older than this at the price date is marked stale
     exclude_offer_kinds = ["marketplace"]  # optional: kinds of offer left out of the report and the atlas
                                        # (list, marketplace, community, reserved_only; default: none)
-                                       # (in the report and the atlas)
     [[discounts]]                      # the user's negotiated price: percent off a pricing model
     provider = "aws"
     instance = "p4d.24xlarge"          # optional: this instance only (wins over the provider's)
@@ -94,6 +96,7 @@ class Comparison:
     instances: tuple[Instance, ...]
     benchmarks: tuple[str, ...]
     description: str = ""
+    whole_market: bool = False
 
 
 @dataclass(frozen=True)
@@ -342,8 +345,11 @@ def parse_report_config(path: Path) -> ReportConfig:
                 raise InputError(path, f"{where}.benchmarks",
                                  f"{bench} not in the report's benchmarks ({', '.join(benchmarks)}) nor a workload "
                                  f"([workloads]: {', '.join(workload_names) or 'none'}){hint}")
+        market = item.get("whole_market", False)
+        if not isinstance(market, bool):
+            raise InputError(path, f"{where}.whole_market", f"{market!r} must be true or false")
         comparisons.append(Comparison(cid, item["title"], baseline, instances, comp_benchmarks,
-                                      str(item.get("description", ""))))
+                                      str(item.get("description", "")), market))
 
     trees = data.get("mlperf_trees", [])
     if not isinstance(trees, list) or not all(isinstance(t, str) and t for t in trees):
