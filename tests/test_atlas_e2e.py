@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from pipelines.publish.pdf import TemplatesOnlyFetcher
 from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
 from tests.mlperf_fixtures import run_log
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE, PROVIDER_FILES_PRICE_DATE, without_catalogs
 
 SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
@@ -251,11 +251,11 @@ def test_quirk_corpus_end_to_end(tmp_path):
     assert "short_sys" not in why  # scored as the official summarizer scores it, the run count flagged
     assert why["lost_sys"].startswith("not scored: the official summarizer skips this system: no systems JSON")
     assert why["broken_sys"].startswith("not scored: the official summarizer stops on this system")
-    assert why["ipu_sys"] == "no cloud instance in the atlas has Graphcore IPU GC200"
+    assert why["ipu_sys"] == "no price list or catalog in the price book sells Graphcore IPU GC200"
     assert "round not supported" in why["training_results_v0.6"]
     atlas = pl.read_csv(published / "data/atlas.csv")
     scaled = atlas.filter((pl.col("system") == "scaled_sys") & (pl.col("instance_type") == "p4de.24xlarge")).row(0, named=True)
-    # the price in force on 2026-08-20 (the June 2025 cut's, confirmed 2026-07-20), 40 minutes after scaling.json
+    # the price in force on 2026-12-04 (the June 2025 cut's, confirmed 2026-07-20), 40 minutes after scaling.json
     assert scaled["cost_to_train_usd"] == pytest.approx(27.44705 * 40.0 / 60)
     html = (published / "atlas.html").read_text(encoding="utf-8")
     assert "RetinaNet (OpenImages)" in html and "SSD-ResNet34 (COCO)" in html
@@ -276,9 +276,10 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
            number_of_nodes="2")
     write_logs(v10 / "Acme/results/acme_a100_40/resnet", resnet_logs())
     env = atlas_env(tmp_path, tmp_path / "corpus")
+    without_catalogs(Path(env["RAW_DIR"]))  # a later snapshot than the catalogs' cannot be dated yet
     first = make_atlas(env)
     assert first.returncode == 0, first.stderr[-3000:]
-    before = pl.read_csv(tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/data/atlas.csv").filter(
+    before = pl.read_csv(tmp_path / f"reports/atlas/{PROVIDER_FILES_PRICE_DATE}/data/atlas.csv").filter(
         (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
     assert before.select("usd_per_hour", "price_as_of", "instances_needed", "cost_to_train_usd").rows() == [
         (21.957642, "2026-07-20", 2, pytest.approx(2 * 21.957642 * 32.0 / 60))]  # 23.421485 USD
@@ -297,7 +298,7 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     # other instances keep their prices in force; the earlier atlas stays published
     other = after.filter(pl.col("instance_type") == "a2-highgpu-8g").row(0, named=True)
     assert (other["usd_per_hour"], other["price_as_of"]) == (29.38708, "2026-08-20")
-    assert (tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/atlas.html").is_file()
+    assert (tmp_path / f"reports/atlas/{PROVIDER_FILES_PRICE_DATE}/atlas.html").is_file()
     assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}").resolve()
 
 

@@ -22,7 +22,7 @@ import dagster as dg
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs, pipeline_env
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, PROVIDER_FILES_PRICE_DATE, REPO, make_dirs, pipeline_env, without_catalogs
 
 pytestmark = pytest.mark.slow
 
@@ -276,12 +276,13 @@ def wait_for_runs(port: int, count: int, timeout: float) -> list[dict]:
 def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
     """The daemon path for real: the sensor's first tick builds everything, checks show their
     results, a new price file starts one price-only run, and Ctrl-C stops it all."""
+    without_catalogs(dirs.raw)  # the new price file is dated after the bundled report's
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
         ui.wait_ready()
         (first,) = wait_for_runs(ui.port, 1, 300)
         assert first["status"] == "SUCCESS", ui.log.read_text()[-3000:]
-        assert (dirs.reports / BUNDLED_PRICE_DATE / "report.html").is_file()
+        assert (dirs.reports / PROVIDER_FILES_PRICE_DATE / "report.html").is_file()
         executions = {c["name"]: c["executionForLatestMaterialization"]
                       for n in graphql(ui.port, CHECK_RESULTS)["assetNodes"]
                       if n["assetChecksOrError"]["__typename"] == "AssetChecks"
