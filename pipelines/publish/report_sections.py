@@ -78,6 +78,7 @@ class Pick:
     time: str
     usd: float
     minutes: float
+    kind: str = ""  # "a marketplace price": an offer that is not a provider's list price (its offer_kind)
 
 
 @dataclass(frozen=True)
@@ -212,8 +213,10 @@ def value_sentence(known: list[dict]) -> str:
 def _pick(row: dict | None) -> Pick | None:
     if row is None:
         return None
+    kind = row.get("offer_kind") or "list"
     return Pick(label(row), fmt.usd(row["cost_to_train_usd"]), fmt.minutes(row["time_to_train_minutes"]),
-                row["cost_to_train_usd"], row["time_to_train_minutes"])
+                row["cost_to_train_usd"], row["time_to_train_minutes"],
+                "" if kind == "list" else f"a {kind.replace('_', ' ')} price")
 
 
 def runner_up(known: list[dict]) -> RunnerUp | None:
