@@ -45,10 +45,11 @@ def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_2025_
 
 
 def test_default_report_says_nothing_changed_since_the_last_snapshot(bundled_run):
-    """raw/prices/refreshed_2026.csv confirms every price at newer dates: between the two newest on-demand
-    snapshots of the compared instances (AWS's file of 2026-07-20, GCP's of 2026-08-20) no price moved."""
+    """raw/prices/refreshed_2026.csv confirms every price at newer dates, and the GPU clouds' catalogs
+    (2026-12-04) price their offers for the first time: between the two newest on-demand snapshots of
+    the compared instances (GCP's of 2026-08-20, the catalogs' of 2026-12-04) no price moved."""
     html = (bundled_run.reports / BUNDLED_PRICE_DATE / "report.html").read_text(encoding="utf-8")
-    assert ("Nothing changed: no price of a compared instance differs between 2026-07-20 and 2026-08-20."
+    assert ("Nothing changed: no price of a compared instance differs between 2026-08-20 and 2026-12-04."
             in _text(_section(html)))
 
 
