@@ -298,6 +298,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv (or the catalog's GpuInfo) names it"),
     ("stg_instances", "origin"): Column("where the instance's row comes from: instances.csv, or a public catalog"),
     ("atlas_instances", "origin"): Column("where the instance's row comes from: instances.csv, or a public catalog"),
+    ("catalog_unknown_accelerators", "accelerator"): Column("an accelerator as the public catalogs name it (with its form "
+                                                            "factor where stated), which no alias names"),
     ("stg_catalog_offers", "cloud_model"): Column("the accelerator catalog's cloud model the alias table gives the "
                                                   "offer; null: unknown, never priced"),
     ("stg_accelerators", "model"): Column("the catalog's model: one name for the ways systems JSON spell the part"),
