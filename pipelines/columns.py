@@ -82,6 +82,8 @@ COLUMNS: dict[str, Column] = {
     "price_source": Column("where the price in force comes from"),
     "providers": Column("the providers whose catalogs list the accelerator"),
     "offers": Column("how many catalog offers carry the accelerator", "count"),
+    "whole_market": Column("the comparison also takes every priced offer with the accelerators of an instance it "
+                           "lists (report.toml whole_market)"),
     "derived_from": Column("the instance with the same accelerators whose mappings.csv row this derived mapping takes"),
     "offer_kind": Column("who sells at the price: list (a provider's list price), marketplace (a marketplace host's, "
                          "Vast.ai), community (a community host's, RunPod community pods) or reserved_only"),
