@@ -183,7 +183,7 @@ _OPTION_COLUMNS = ["round", "benchmark", "benchmark_model", "division", "submitt
                    "accelerators_total", "time_to_train_minutes", "provider", "region", "instance_type",
                    "instances_needed", *metrics.OPTION_PRICE_COLUMNS, "usd_per_hour", "cost_to_train_usd",
                    "accelerator_hours", "usd_per_accelerator_hour", "price_as_of", "price_certainty", "price_source",
-                   "folder"]
+                   "offer_kind", "cluster_flag", "folder"]
 
 
 @atlas_multi_asset([
