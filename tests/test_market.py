@@ -55,3 +55,23 @@ def test_no_date_or_no_market_leaves_the_comparisons_alone():
     assert with_market(COMPARISONS, INSTANCES, HISTORY, {}, None).equals(COMPARISONS)
     plain = COMPARISONS.with_columns(pl.lit(False).alias("whole_market"))
     assert with_market(plain, INSTANCES, HISTORY, {}, date(2026, 12, 4)).equals(plain)
+
+
+def test_exclude_offer_kinds_leaves_those_prices_out(tmp_path):
+    from pipelines.errors import InputError
+    from pipelines.ingest.report_config import parse_report_config
+    from pipelines.metrics.price_changes import offered
+    import pytest
+
+    history = HISTORY.with_columns(pl.when(pl.col("provider") == "nebius").then(pl.lit("marketplace"))
+                                   .otherwise(pl.lit("list")).alias("offer_kind"))
+    assert sorted(set(offered(history, ["marketplace"])["provider"])) == ["aws", "lambda", "oci"]
+    assert offered(history, []).equals(history)
+    base = ('title = "t"\nbenchmarks = ["bert"]\n[regions]\naws = "us-east-1"\n[[comparisons]]\nid = "c"\n'
+            'title = "c"\nbaseline = "aws/p5.48xlarge"\ninstances = ["aws/p5.48xlarge"]\n')
+    path = tmp_path / "report.toml"
+    path.write_text('exclude_offer_kinds = ["marketplace", "community"]\n' + base)
+    assert parse_report_config(path).exclude_offer_kinds == ("marketplace", "community")
+    path.write_text('exclude_offer_kinds = ["auction"]\n' + base)
+    with pytest.raises(InputError, match=r"report\.toml:exclude_offer_kinds\[0\]: 'auction' is not an offer kind"):
+        parse_report_config(path)
