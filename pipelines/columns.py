@@ -80,6 +80,21 @@ COLUMNS: dict[str, Column] = {
                                      "its bucket (<5%, 5-10%, ... >20%; empty when the input gives none)"),
     "price_as_of": Column("date of the snapshot the price in force comes from"),
     "price_source": Column("where the price in force comes from"),
+    "providers": Column("the providers whose catalogs list the accelerator"),
+    "offers": Column("how many catalog offers carry the accelerator", "count"),
+    "whole_market": Column("the comparison also takes every priced offer with the accelerators of an instance it "
+                           "lists (report.toml whole_market)"),
+    "derived_from": Column("the instance with the same accelerators whose mappings.csv row this derived mapping takes"),
+    "offer_kind": Column("who sells at the price: list (a provider's list price), marketplace (a marketplace host's, "
+                         "Vast.ai), community (a community host's, RunPod community pods) or reserved_only"),
+    "cluster_flag": Column("set where a result needs several instances and the offer states no inter-node fabric "
+                           "(the public catalogs never do): such a cluster may not be sold"),
+    "fabric": Column("how instances join into a cluster (EFA, InfiniBand, RoCE ...) where the provider states it"),
+    "fabric_gbps_per_accelerator": Column("the inter-node fabric's bandwidth per accelerator, Gb/s"),
+    "catalog_accelerator": Column("the accelerator as the public catalog names it (AcceleratorName)"),
+    "gpu_name": Column("the accelerator's name in the catalog's GpuInfo"),
+    "form_factor": Column("SXM, PCIe or NVL, where the catalog's names state it; null: not stated"),
+    "exclude_offer_kinds": Column("kinds of offer report.toml leaves out of the report and the atlas"),
     "price_certainty": Column("exact or approximate, as for the price in force (the report tags approximate prices)"),
     "price_date": Column("the report's price date: report.toml's price_date, else the newest on-demand snapshot of the "
                          "compared instances"),
@@ -290,7 +305,13 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_systems", "file"): Column("the systems JSON the row was read from (under RAW_DIR)"),
     ("atlas_systems", "file"): Column("the systems JSON the row was read from"),
     ("input_files", "file"): Column("the input file (under RAW_DIR), or the MLPerf tree"),
-    ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv names it"),
+    ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv (or the catalog's GpuInfo) names it"),
+    ("stg_instances", "origin"): Column("where the instance's row comes from: instances.csv, or a public catalog"),
+    ("atlas_instances", "origin"): Column("where the instance's row comes from: instances.csv, or a public catalog"),
+    ("catalog_unknown_accelerators", "accelerator"): Column("an accelerator as the public catalogs name it (with its form "
+                                                            "factor where stated), which no alias names"),
+    ("stg_catalog_offers", "cloud_model"): Column("the accelerator catalog's cloud model the alias table gives the "
+                                                  "offer; null: unknown, never priced"),
     ("stg_accelerators", "model"): Column("the catalog's model: one name for the ways systems JSON spell the part"),
     ("stg_accelerators", "name_regex"): Column("regular expression searched in the simplified accelerator name of a "
                                                "systems JSON (the first matching catalog row wins)"),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.atlas_runner import SAMPLE, atlas_env, make_atlas, sample_required
-from tests.pipeline_runner import RunDirs, make_dirs, pin_price_date, run_pipeline
+from tests.pipeline_runner import make_dirs, pin_price_date, run_pipeline, without_catalogs
 from tests.shared_builds import built_once, unchanged
 
 
@@ -22,9 +22,11 @@ def pytest_configure(config):
         raise pytest.UsageError(reason)
 
 
-def _bundled(tmp_path_factory, name: str, price_date: str | None = None):
+def _bundled(tmp_path_factory, name: str, price_date: str | None = None, catalogs: bool = True):
     def build(folder: Path) -> None:
         dirs = make_dirs(folder)
+        if not catalogs:
+            without_catalogs(dirs.raw)
         if price_date:
             pin_price_date(dirs.raw, price_date)
         result = run_pipeline(dirs)
@@ -48,6 +50,14 @@ def bundled_2025_run(tmp_path_factory):
     is then what changed since the previous snapshot (Azure's 2025-05-16 table), and the options in
     force are those of that date. The tests of that story and its figures read this run."""
     yield from _bundled(tmp_path_factory, "bundled_2025", "2025-06-01")
+
+
+@pytest.fixture(scope="session")
+def provider_files_run(tmp_path_factory):
+    """The bundled data without the GPU clouds' catalogs, built once (read-only): dated by the big three's newest
+    files (PROVIDER_FILES_PRICE_DATE), so a test can add a later snapshot of its own (none may be dated after
+    today, and the catalogs are dated the day they were read). Copy it (copy_run) to go on from it."""
+    yield from _bundled(tmp_path_factory, "bundled_provider_files", catalogs=False)
 
 
 @dataclass(frozen=True)

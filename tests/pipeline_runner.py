@@ -25,11 +25,23 @@ class RunDirs:
     dagster_home: Path
 
 
-# The bundled report's price date: the newest on-demand snapshot of a compared instance (raw/prices/
-# refreshed_2026.csv, GCP's pricing.yml of 2026-08-20); the atlas prices at the same date.
-BUNDLED_PRICE_DATE = "2026-08-20"
-# A price date after every bundled snapshot, for tests that add a snapshot of their own
+# The bundled report's price date: the newest on-demand snapshot of a compared instance, the GPU clouds'
+# catalogs of prices/skypilot_2026-12-04/ (the current-generation comparison takes the whole market); the
+# atlas prices at the same date.
+BUNDLED_PRICE_DATE = "2026-12-04"
+# Without the catalogs, the newest snapshot of the big three's files (raw/prices/refreshed_2026.csv, GCP's
+# pricing.yml of 2026-08-20): the date tests that add a later snapshot of their own start from
+# (without_catalogs), since no snapshot may be dated after today.
+PROVIDER_FILES_PRICE_DATE = "2026-08-20"
+# A price date after every snapshot of the big three's files, for tests that add a snapshot of their own
 NEXT_PRICE_DATE = "2026-09-01"
+
+
+def without_catalogs(raw: Path) -> None:
+    """Remove the GPU clouds' catalog snapshots (prices/skypilot_*) from a raw/ copy: its report is then
+    dated by the big three's files (PROVIDER_FILES_PRICE_DATE), and a test can add a later snapshot."""
+    for folder in sorted((raw / "prices").glob("skypilot_*")):
+        shutil.rmtree(folder)
 
 
 def pin_price_date(raw: Path, price_date: str) -> None:

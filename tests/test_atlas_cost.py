@@ -142,7 +142,7 @@ def test_entries_that_cannot_be_priced_say_why(ranked):
     entries, frame = ranked
     why = dict(entries.select("system", "not_priced_because").rows())
     assert why["short"].startswith("not scored: 3 result files")
-    assert why["ipu"] == "no cloud instance in the atlas has Graphcore IPU GC200"
+    assert why["ipu"] == "no price list or catalog in the price book sells Graphcore IPU GC200"
     assert why["multi_node"] is None
     assert "short" not in frame["system"].to_list() and "ipu" not in frame["system"].to_list()
 
@@ -277,3 +277,29 @@ def test_tied_entries_come_in_one_order_whatever_the_input_order():
                                .with_columns(pl.lit("closed").alias("division")))
         orders.add((tuple(frame["folder"]), tuple(r["folder"] for r in best)))
     assert orders == {(("smc", "smc-ac-power", "smc-dc-power") * 2, ("smc", "smc-ac-power", "smc-dc-power"))}
+
+
+def test_a_cloud_model_no_priced_offer_carries_is_named(ranked):
+    entries, _ = ranked
+    scores = _scores([("v5.1", "Amd", "mi325", "llama2_70b_lora", 20.0)])
+    systems = _systems([("v5.1", "Amd", "mi325", 1, 8, "MI325X", "MI325X", "on-premise")])
+    # a cloud model the accelerator catalog gives, but no priced offer carries: named, not silently dropped
+    why = atlas.entries(scores, systems, offered=["A100-SXM-80GB", "TPU-v4"])["not_priced_because"].to_list()
+    assert why == ["no price list or catalog in the price book sells MI325X"]
+    assert atlas.entries(scores, systems, offered=["MI325X"])["not_priced_because"].to_list() == [None]
+
+
+def test_multi_node_pairs_on_offers_without_a_fabric_are_flagged():
+    scores = _scores([("v2.0", "Acme", "multi_node", "resnet", 90.0), ("v2.0", "Acme", "one_node", "resnet", 100.0)])
+    systems = _systems([("v2.0", "Acme", "multi_node", 3, 4, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+                        ("v2.0", "Acme", "one_node", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")])
+    instances = INSTANCES.with_columns(pl.when(pl.col("provider") == "aws").then(pl.lit("EFA")).alias("fabric"))
+    prices = atlas.prices_in_force(PRICES, date(2025, 6, 1)).with_columns(
+        pl.when(pl.col("provider") == "azure").then(pl.lit("marketplace")).otherwise(pl.lit("list")).alias("offer_kind"))
+    frame = atlas.price_results(atlas.entries(scores, systems), instances, prices)
+    got = {(r["system"], r["provider"]): (r["instances_needed"], r["cluster_flag"], r["offer_kind"])
+           for r in frame.to_dicts()}
+    # 12 A100s need 2 instances of 8: on Azure (no fabric stated) flagged, on AWS (EFA) not; one node never
+    assert got == {("multi_node", "aws"): (2, None, "list"),
+                   ("multi_node", "azure"): (2, "multi-node: no inter-node fabric stated for this offer", "marketplace"),
+                   ("one_node", "aws"): (1, None, "list"), ("one_node", "azure"): (1, None, "marketplace")}

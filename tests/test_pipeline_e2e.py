@@ -41,15 +41,22 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
                                "recurring_usd_per_hour", "certainty", "zone_count", "zone_min_usd_per_hour",
-                               "zone_max_usd_per_hour", "interruption_frequency"]
+                               "zone_max_usd_per_hour", "interruption_frequency", "offer_kind"]
     # every row of the bundled snapshots: on demand, the report's 12 and the atlas instances' 14; then the
     # spot and commitment snapshots (raw/SOURCES.md): committed use 2 + 2 + 4 + 4, reserved 24 + 21 + 4,
     # savings plans 36, spot 2 + 3 + 8 + 3; and prices/added_instances.csv (the catalog's newer instances):
     # on demand 29, committed use 8, spot 4; prices/current_generation_2025.csv: on demand 3;
-    # prices/refreshed_2026.csv: on demand 26, of which 7 repeat rows of added_instances.csv (collapsed)
+    # prices/refreshed_2026.csv: on demand 26, of which 7 repeat rows of added_instances.csv (collapsed);
+    # prices/skypilot_2026-12-04/: one row per (region, instance type) of each offer whose accelerator the
+    # alias table knows, on demand: lambda 5 (1x A100 SXM4, 8x H100 SXM5, 1x/2x/8x B200), nebius 21
+    # (H100 1x/8x, H200 1x/8x in 3 regions each, 12 L40S, 8x B200), verda 6 (1x/4x B300, 1x B200,
+    # 1x/2x/4x RTX PRO 6000), hyperstack 16 (A100 PCIe 5, H100 PCIe 5, H100 SXM5 in 2 regions, L40 4),
+    # mithril 4, hyperbolic 3 (H100 80GB HBM3), oci 8 (B200, B300, GB200, GB300, L40S, MI300X, MI355X,
+    # RTX PRO 6000), cudo 16 (H100-SXM 4 sizes x 2 regions, A100 PCIe 8) = 79; spot where SpotPrice is
+    # given: nebius 8, verda 6, mithril 4 = 18
     counts = dict(history.group_by("pricing_model").len().iter_rows())
-    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7, "committed_use": 12 + 8, "reserved": 49, "savings_plan": 36,
-                      "spot": 16 + 4}
+    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7 + 79, "committed_use": 12 + 8, "reserved": 49,
+                      "savings_plan": 36, "spot": 16 + 4 + 18}
 
 
 def test_exported_figures_match_the_inputs(bundled_run):

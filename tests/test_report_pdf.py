@@ -89,9 +89,9 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     html, reader, texts = published
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
-    # the price date is the newest on-demand price of the compared instances (GCP's pricing.yml of
-    # 2026-08-20, prices/refreshed_2026.csv); the previous snapshot AWS's price file of 2026-07-20
-    assert "Prices as of 2026-08-20" in title and "Previous snapshot 2026-07-20" in title
+    # the price date is the newest on-demand price of the compared instances (the GPU clouds' catalogs of
+    # 2026-12-04, in the whole-market comparison); the previous snapshot GCP's pricing.yml of 2026-08-20
+    assert "Prices as of 2026-12-04" in title and "Previous snapshot 2026-08-20" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
@@ -139,11 +139,11 @@ def test_cross_references_name_the_page(published, anchors):
 def test_metadata_outline_and_tagged_alt_text(published):
     html, reader, texts = published
     meta = reader.metadata
-    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-08-20"
+    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-12-04"
     assert meta.author == "Cost-to-train pipeline"
     assert "MLPerf Training results" in meta.subject
     assert "ResNet-50" in meta["/Keywords"] and "MLPerf" in meta["/Keywords"]
-    assert meta["/CreationDate"].startswith("D:20260820000000")  # fixed from the price date
+    assert meta["/CreationDate"].startswith("D:20261204000000")  # fixed from the price date
     root = reader.trailer["/Root"]
     assert root["/Lang"] == "en"
     assert root["/MarkInfo"]["/Marked"] is True or root["/MarkInfo"]["/Marked"] == True  # noqa: E712
@@ -227,9 +227,9 @@ def test_analysis_figures_by_hand(published):
     # price to beat the baseline, in Table 2's p4d row
     beat_baseline = baseline / (a100 / 60)
     assert f"${beat_baseline:.4f}" in text
-    # since the previous snapshot (2026-07-20) no compared price moved (the 2025 cut's story, at price date
-    # 2025-06-01: tests/test_report_wording.py)
-    assert "Since 2026-07-20" in text and "AWS p4d.24xlarge unchanged" in text
+    # since the previous snapshot (GCP's of 2026-08-20) no compared price moved (the 2025 cut's story, at
+    # price date 2025-06-01: tests/test_report_wording.py)
+    assert "Since 2026-08-20" in text and "AWS p4d.24xlarge unchanged" in text
     assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text
 
 

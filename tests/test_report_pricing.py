@@ -103,11 +103,16 @@ def test_pdf_and_html_show_the_options_and_the_break_even(report_text):
 
 
 def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
-    """At the default price date (2026-08-20) the 2026 spot snapshots are in force: AWS p4d's (SkyPilot
-    catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30); the 2026-09-24 AWS
-    reservations and savings plans are dated after it."""
+    """At the default price date (2026-12-04, the GPU clouds' catalogs) the 2026 spot snapshots are in
+    force: AWS p4d's (SkyPilot catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30); so
+    are the 2026-09-24 AWS reservations and savings plans: p4d's cheapest 1-year commitment is the
+    all-upfront standard RI at 12.993 USD/h, its cheapest 3-year one the all-upfront RI at 8.15906
+    (raw/prices/reserved_2026-09-24.csv; the savings plans' 15.59 and 13.61 are dearer)."""
     cost = _resnet_a100_v100(bundled_run)
-    assert cost.filter(pl.col("instance_type") == "p4d.24xlarge")["pricing_option"].to_list() == ["on_demand", "spot"]
+    assert cost.filter(pl.col("instance_type") == "p4d.24xlarge")["pricing_option"].to_list() == [
+        "on_demand", "spot", "commitment_1y", "commitment_3y"]
+    assert option(cost, "p4d.24xlarge", "commitment_1y")["usd_per_hour"] == 12.993
+    assert option(cost, "p4d.24xlarge", "commitment_3y")["usd_per_hour"] == 8.15906
     p4d = option(cost, "p4d.24xlarge", "spot")
     assert p4d["usd_per_hour"] == 8.0001 and p4d["cost_to_train_usd"] == pytest.approx(8.0001 * RESNET_A100)  # 3.836161
     a2 = option(cost, "a2-highgpu-8g", "spot")

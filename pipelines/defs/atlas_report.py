@@ -26,9 +26,9 @@ def _price_date(settings: PipelineSettings):
 
 
 @atlas_multi_asset([
-    ("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to the "
+    ("atlas_html", ATLAS_TABLES + ["catalog_unknown_accelerators"], "The atlas's web edition: one self-contained HTML page with every chart, written to the "
      "run's build folder. Charts are drawn once per content (publish/chart_cache.py)."),
-    ("atlas_pdf", ATLAS_TABLES, "The atlas's digest as tagged PDFs (WeasyPrint): atlas.pdf (summary, trend, entries not "
+    ("atlas_pdf", ATLAS_TABLES + ["catalog_unknown_accelerators"], "The atlas's digest as tagged PDFs (WeasyPrint): atlas.pdf (summary, trend, entries not "
      "priced, methodology), atlas-<round>.pdf per round with its cheapest results per model and atlas-instances.pdf "
      "(instances and prices); each laid out once per content (publish/pdf_parts.py). The web edition (atlas_html) "
      "has every chart and result."),
@@ -68,7 +68,9 @@ def _atlas_inputs(settings: PipelineSettings) -> dict:
     """What both editions are built from: the atlas's tables, its price date and stale age, the corpus folder."""
     mlperf = mlperf_dir_or_fail(settings)
     with settings.connect() as conn:
-        return {"tables": {name: read_table(conn, name) for name in ATLAS_TABLES}, "price_date": atlas_price_date(conn),
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+        tables["catalog_unknown_accelerators"] = read_table(conn, "catalog_unknown_accelerators")
+        return {"tables": tables, "price_date": atlas_price_date(conn),
                 "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf),
                 "generated_on": generated_on().isoformat()}
 

@@ -20,7 +20,7 @@ from pipelines.warehouse import read_table
 # What the report's context reads (publish/from_marts.py), and what its HTML depends on: the marts
 # plus the staging tables whose rows it shows as they are.
 REPORT_MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
-                "report_dates"]
+                "report_dates", "catalog_unknown_accelerators"]
 REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons"]
 REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
 EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)
@@ -82,7 +82,9 @@ EXPORTS = {
     "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                         "pricing_model", "term_years", "payment_option", "offering_class",
                                         "upfront_usd", "recurring_usd_per_hour", "certainty", "zone_count",
-                                        "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency"], True),
+                                        "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency",
+                                        "offer_kind"], True),
+    "catalog_unknown_accelerators": ("catalog_unknown_accelerators", None, False),
     "price_changes": ("price_changes", None, False),
     "cost_changes": ("cost_changes", None, False),
     "time_to_train": ("time_to_train", None, False),

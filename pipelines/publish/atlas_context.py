@@ -22,6 +22,7 @@ from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, Scoring, 
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
+from pipelines.publish.context import unknown_list
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
 SUMMARY = Heading("1", "Summary", "summary")
@@ -95,6 +96,7 @@ class Atlas:
     counts: Counts
     detail: Detail = WEB
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
+    unknown_accelerators: str = ""  # the catalogs' accelerators no alias names (never priced)
 
 
 def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: str, mlperf_dir: str,
@@ -132,7 +134,7 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
         instances_heading=instances_heading, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
         detail=detail, stale_after_days=stale_after_days,
-        counts=numbering.counts())
+        counts=numbering.counts(), unknown_accelerators=unknown_list(tables.get("catalog_unknown_accelerators")))
 
 
 @dataclass(frozen=True)

@@ -275,6 +275,10 @@ def result_row(rank: int | None, r: dict, numbering: Numbering) -> Row:
         Cell(instances_label(r), subs=instance_subs, breakable=True),
         Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], subs=(f"as of {fmt.day(r['price_as_of'])}",),
              tags=tuple(t for t, on in ((Tag("≈ price"), approximate),
+                                        (Tag(str(r.get("offer_kind")).replace("_", " "),
+                                             title=labels.offer_tag_title(r.get("offer_kind")) or ""),
+                                         bool(labels.offer_tag_title(r.get("offer_kind")))),
+                                        (Tag("fabric?", title=r.get("cluster_flag") or ""), bool(r.get("cluster_flag"))),
                                         (Tag("stale", title=f"{r.get('price_age_days')} days old at the price date"),
                                          bool(r.get("stale")))) if on),
              note=numbering.note(f"price:{r['provider']}:{r['instance_type']}", price_note(

@@ -57,6 +57,7 @@ class Report:
     appendix: Table
     counts: Counts
     pricing: ReportPricing
+    unknown_accelerators: str = ""  # "V100 (lambda, 2 offers); ...": catalog offers never priced
 
     @property
     def benchmarks(self) -> list[BenchmarkSection]:
@@ -77,6 +78,7 @@ def build_context(
     input_files: pl.DataFrame,
     generated_on: date,
     options: pl.DataFrame | None = None,
+    unknown_accelerators: pl.DataFrame | None = None,
     chart_cache: ChartCache = NO_CACHE,
 ) -> Report:
     """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows; the
@@ -103,7 +105,16 @@ def build_context(
         summary_heading=SUMMARY, summary=summary_table(summary_number, sections, previous),
         sections=sections, changes=changes, methodology=methodology,
         appendix_heading=APPENDIX, appendix=appendix, counts=numbering.counts(), pricing=pricing,
+        unknown_accelerators=unknown_list(unknown_accelerators),
     )
+
+
+def unknown_list(unknown: pl.DataFrame | None) -> str:
+    """The catalogs' accelerators no alias matches, in words: "A6000 (lambda; 3 offers), ..." (both methodologies)."""
+    if unknown is None or unknown.is_empty():
+        return ""
+    return "; ".join(f"{r['accelerator']} ({', '.join(labels.provider(p) for p in r['providers'].split(', '))}: "
+                     f"{r['offers']} offer{'s' if r['offers'] != 1 else ''})" for r in unknown.iter_rows(named=True))
 
 
 def report_pricing(settings: dict, options: pl.DataFrame) -> ReportPricing:

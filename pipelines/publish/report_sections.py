@@ -82,6 +82,7 @@ class Pick:
     time: str
     usd: float
     minutes: float
+    kind: str = ""  # "a marketplace price": an offer that is not a provider's list price (its offer_kind)
 
 
 @dataclass(frozen=True)
@@ -216,8 +217,10 @@ def value_sentence(known: list[dict]) -> str:
 def _pick(row: dict | None) -> Pick | None:
     if row is None:
         return None
+    kind = row.get("offer_kind") or "list"
     return Pick(label(row), fmt.usd(row["cost_to_train_usd"]), fmt.minutes(row["time_to_train_minutes"]),
-                row["cost_to_train_usd"], row["time_to_train_minutes"])
+                row["cost_to_train_usd"], row["time_to_train_minutes"],
+                "" if kind == "list" else f"a {kind.replace('_', ' ')} price")
 
 
 def runner_up(known: list[dict]) -> RunnerUp | None:
@@ -256,7 +259,9 @@ def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numb
 def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row:
     cheapest = r["cost_rank"] == 1
     tags = ((Tag("baseline"),) if r["is_baseline"] else ()) + ((Tag("cheapest", "best"),) if cheapest else ()) \
-        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ())
+        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ()) \
+        + ((Tag(r["offer_kind"].replace("_", " "), title=labels.offer_tag_title(r["offer_kind"])),)
+           if labels.offer_tag_title(r.get("offer_kind")) else ())
     accelerators = f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–"
     if r["system"]:
         system_call = numbering.note(f"sys:{r['system']}:{r['benchmark']}", system_footnote(r, sources))
