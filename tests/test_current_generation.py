@@ -83,7 +83,7 @@ def test_bundled_llama2_lora_cost_and_value_by_hand(bundled_run):
     assert rows["gpu_8x_h100_sxm5"][:2] == ("us-east-1", pytest.approx(14.6493, abs=1e-4))
     assert rows["gpu-h100-sxm_8gpu-128vcpu-1600gb"][:2] == ("eu-north1", pytest.approx(10.8310, abs=1e-4))
     assert rows["BM.GPU.MI300X.8"][1] == pytest.approx(23.1935, abs=1e-4)
-    with duckdb.connect(str(dirs.warehouse), read_only=True) as conn:
+    with duckdb.connect(str(bundled_run.warehouse), read_only=True) as conn:
         providers = {r[0] for r in conn.sql("select distinct provider from cost_to_train "
                                             "where comparison = 'current-generation'").fetchall()}
     # at least 4 providers beyond the big three: Lambda, Nebius, Hyperstack, Mithril, Cudo and OCI
