@@ -63,8 +63,9 @@ clean-venv: ## remove .venv (the next target makes it again)
 	rm -rf $(VENV)
 
 # ---- the pipeline ------------------------------------------------------------------------------------
-report: venv ## build and publish the report of RAW_DIR (default: the bundled data)
-	$(BIN)/python -m pipelines.cli report
+# FORCE=1 builds even when nothing changed since the last make report (pipelines/up_to_date.py)
+report: venv ## build and publish the report of RAW_DIR (default: the bundled data; FORCE=1 even if unchanged)
+	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
 
 # The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>
 atlas: venv ## the MLPerf atlas of MLPERF_DIR (remembered for the data set after a first run)
@@ -97,8 +98,10 @@ system-deps: ## Debian packages for the PDF and the browser tests (as root)
 	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi; \
 	else echo "system-deps: not root or no apt-get; install chromium libharfbuzz-subset0 fonts-dejavu-core yourself"; fi
 
-test: venv-test system-deps ## install the test packages and run every test (slow)
-	$(BIN)/python -m pytest -q
+# Both cores (pytest-xdist): each worker starts on its half of the tests in file order and takes the other's when
+# it runs out; the builds many tests read are made once for both (tests/shared_builds.py).
+test: venv-test system-deps ## install the test packages and run every test on both cores (slow)
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 bench: venv-test ## the benchmarks of BENCHMARKS.md
 	$(BIN)/python -m bench

@@ -89,6 +89,11 @@ def ratio(r: dict) -> float | None:
 
 def _goal(r: dict) -> str:
     goal = r.get("goal_ratio")
+    if r.get("goal_memory_ratio") is not None:  # a memory goal: peak against the reference's, and a ceiling
+        value = r["peak_mib"] / r["ref_peak_mib"]
+        met = value <= r["goal_memory_ratio"] and r["peak_mib"] < r["goal_memory_mib"]
+        return (f"peak ≤ {r['goal_memory_ratio']:g}x and < {r['goal_memory_mib']:g} MiB "
+                f"({value:.2f}x): {'met' if met else 'missed'}")
     if r.get("goal_seconds") is not None:  # an absolute goal: the median itself
         return f"< {r['goal_seconds']:g} s: {'met' if r['median_s'] < r['goal_seconds'] else 'missed'}"
     if goal is None:
@@ -148,7 +153,8 @@ def markdown(rows: list[dict], notes: list[str], info: dict, command: str, secon
     lines += ["| " + " | ".join(cell(c) for c in b) + " |" for b in table_rows(rows)]
     extra = []
     for r in rows:
-        more = {k: v for k, v in r.items() if k not in ROW_KEYS and k not in ("module", "ratio", "verdict", "goal_ratio", "goal_seconds")}
+        more = {k: v for k, v in r.items() if k not in ROW_KEYS and k not in (
+            "module", "ratio", "verdict", "goal_ratio", "goal_seconds", "goal_memory_ratio", "goal_memory_mib")}
         if more:
             extra.append(f"- {r['name']}: " + "; ".join(f"{k} = {v}" for k, v in more.items()))
     if extra:

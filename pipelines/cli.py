@@ -77,16 +77,30 @@ def _published(result, asset: str) -> dict:
     return events[-1].materialization.metadata if events else {}
 
 
-def run_report() -> int:
+def run_report(force: bool = False) -> int:
+    from pipelines import up_to_date
+
+    paths = Paths.from_env()
+    key = up_to_date.inputs_key(paths)
+    published = None if force else up_to_date.published_unchanged(paths, key)
+    if published is not None:
+        print(f"report: {published / 'report.html'}")
+        print(f"pdf:    {published / 'report.pdf'}")
+        print(f"index:  {paths.reports_dir / 'index.html'}")
+        print("up to date: the data set, the code and the day are those of the last make report; nothing rebuilt "
+              "(--force builds anyway)")
+        return 0
     result = run_job("report_job")
     if not result.success:
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
     meta = _published(result, "published_report")
-    reports = Paths.from_env().reports_dir
+    reports = paths.reports_dir
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
     print(f"index:  {reports / 'index.html'}")
+    if "path" in meta:
+        up_to_date.remember(paths, key, Path(meta["path"].value))
     return 0
 
 
@@ -202,11 +216,24 @@ def remove_published(reports: Path) -> list[Path]:
 
 
 def remove_warehouse(warehouse: Path) -> list[Path]:
+    """The DuckDB file and what is kept beside it: its write-ahead log, the drawn charts and the printed PDFs
+    (<warehouse name>_charts/, <warehouse name>_pdf/: caches, made again by the next build) and the key of the
+    last report built (pipelines/up_to_date.py)."""
+    import shutil
+
     removed = []
     for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
         if path.is_file():
             path.unlink()
             removed.append(path)
+    for cache in (warehouse.with_name(f"{warehouse.stem}_charts"), warehouse.with_name(f"{warehouse.stem}_pdf")):
+        if cache.is_dir() and not cache.is_symlink():
+            shutil.rmtree(cache)
+            removed.append(cache)
+    stamp = warehouse.with_name(f"{warehouse.stem}_report.json")  # up_to_date.stamp_path
+    if stamp.is_file():
+        stamp.unlink()
+        removed.append(stamp)
     if warehouse.parent.is_dir() and not any(warehouse.parent.iterdir()):
         warehouse.parent.rmdir()
     return removed
@@ -237,7 +264,7 @@ class Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     top = Parser(prog=PROG, description=ABOUT, epilog=f"{settings_help()}\n\n{EXAMPLES}", formatter_class=_formatter)
     commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands", required=True)
-    _command(commands, "report", "build the report of the data set in RAW_DIR and publish it",
+    report = _command(commands, "report", "build the report of the data set in RAW_DIR and publish it",
              """\
 Build the report of the data set in RAW_DIR and publish it: every asset of report_job (staging
 tables, marts, HTML, PDF, CSV and Parquet exports) runs in this process, recorded in DAGSTER_HOME.
@@ -245,8 +272,15 @@ tables, marts, HTML, PDF, CSV and Parquet exports) runs in this process, recorde
 Writes REPORTS_DIR/<price date>/ (report.html, report.pdf, data/*.csv and data/*.parquet),
 points REPORTS_DIR/latest at the newest price date and lists every report in
 REPORTS_DIR/index.html; prints where they are. A failed run prints one line and exits with
-status 1, publishing nothing: every report published before stays as it was.""",
+status 1, publishing nothing: every report published before stays as it was.
+
+When nothing changed since the last `report` (the files of RAW_DIR, the project's code and
+packages, the day the report says it was generated) and its report is still the one published,
+it says so and builds nothing; --force builds anyway. Drawn charts and printed PDFs are kept beside
+the WAREHOUSE, so a build after a change draws and lays out only what changed.""",
              ["RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "SOURCE_DATE_EPOCH"])
+    report.add_argument("--force", action="store_true",
+                        help="build and publish even when nothing changed since the last report")
 
     atlas = _command(commands, "atlas", "score every MLPerf Training result in MLPERF_DIR, price it, publish the atlas",
                      """\
@@ -319,7 +353,7 @@ the virtual environment and DAGSTER_HOME's run history stay.""",
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "report":
-        return run_report()
+        return run_report(args.force)
     if args.command == "atlas":
         return run_atlas(args.mlperf_dir)
     if args.command == "prices":

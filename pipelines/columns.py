@@ -80,6 +80,21 @@ COLUMNS: dict[str, Column] = {
                                      "its bucket (<5%, 5-10%, ... >20%; empty when the input gives none)"),
     "price_as_of": Column("date of the snapshot the price in force comes from"),
     "price_source": Column("where the price in force comes from"),
+    "providers": Column("the providers whose catalogs list the accelerator"),
+    "offers": Column("how many catalog offers carry the accelerator", "count"),
+    "whole_market": Column("the comparison also takes every priced offer with the accelerators of an instance it "
+                           "lists (report.toml whole_market)"),
+    "derived_from": Column("the instance with the same accelerators whose mappings.csv row this derived mapping takes"),
+    "offer_kind": Column("who sells at the price: list (a provider's list price), marketplace (a marketplace host's, "
+                         "Vast.ai), community (a community host's, RunPod community pods) or reserved_only"),
+    "cluster_flag": Column("set where a result needs several instances and the offer states no inter-node fabric "
+                           "(the public catalogs never do): such a cluster may not be sold"),
+    "fabric": Column("how instances join into a cluster (EFA, InfiniBand, RoCE ...) where the provider states it"),
+    "fabric_gbps_per_accelerator": Column("the inter-node fabric's bandwidth per accelerator, Gb/s"),
+    "catalog_accelerator": Column("the accelerator as the public catalog names it (AcceleratorName)"),
+    "gpu_name": Column("the accelerator's name in the catalog's GpuInfo"),
+    "form_factor": Column("SXM, PCIe or NVL, where the catalog's names state it; null: not stated"),
+    "exclude_offer_kinds": Column("kinds of offer report.toml leaves out of the report and the atlas"),
     "price_certainty": Column("exact or approximate, as for the price in force (the report tags approximate prices)"),
     "price_date": Column("the report's price date: report.toml's price_date, else the newest on-demand snapshot of the "
                          "compared instances"),
@@ -198,6 +213,8 @@ COLUMNS: dict[str, Column] = {
         ("usd_per_hour", "its price per instance-hour (effective hourly rate for a commitment)", "usd_per_hour"),
         ("minutes", "its time to train, minutes", "minutes"), ("cost_usd", "its cost to train, US dollars", "usd"),
         ("savings_pct", "its savings against the baseline, percent: 100 x (1 - cost / baseline cost)", "percent"),
+        ("offer_kind", "who sells at the price: list (a provider's list price), marketplace, community or "
+                       "reserved_only", None),
     ) if offer == "cheapest" or name != "pricing_option"},  # the other two are on demand by definition
     "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
     "current_cost_usd": Column("cost to train on the price date", "usd"),
@@ -240,13 +257,21 @@ COLUMNS: dict[str, Column] = {
     "cheapest_cost_usd": Column("the round's cheapest cost to train the model, US dollars", "usd"),
     "results_priced": Column("results priced for the model in the round"),
     # scored as MLCommons scores it
-    "division": Column("MLPerf division of the entry: closed or open (from its systems JSON; an entry without one "
-                       "gets no official score)"),
+    "division": Column("MLPerf division of the entry: closed or open, from its systems JSON, else from a system name "
+                       "ending in _close or _open (division_source says which); empty when unknown: such an entry is "
+                       "priced but ranked against neither division"),
+    "division_source": Column("where the division comes from: systems JSON, or system name where the JSON has none "
+                              "(empty: unknown)"),
+    "score_basis": Column("where the score comes from: official, the official summarizer's answer; rules, where it "
+                          "stops on a systems JSON field its scoring never reads (official_crash says which) and the "
+                          "runs are scored by the written rules as its scoring function scores them"),
+    "nodes_source": Column("where number_of_nodes comes from: systems JSON, systems JSON 'number of nodes' (a "
+                           "misspelt field), or system name (NVIDIA's n<N>); empty: unknown"),
     "rule_deviation": Column("where the official summarizer's score departs from the written rules (the score is "
                              "kept, as published, and flagged)"),
     "deviates_from_rules": Column("true when rule_deviation says the official score departs from the written rules"),
     "official_crash": Column("the error that stops the official summarizer on this entry's system or folder, when it "
-                             "does (no official score)"),
+                             "does (no official score; score_basis rules where the written rules still score it)"),
     # energy and carbon (docs/energy_and_carbon.md)
     "energy_joules": Column("measured energy of the training run, joules: the power logs scored as the official "
                             "summarizer scores them (olympic mean of the runs, scaling.json applied; empty without "
@@ -299,7 +324,13 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_systems", "file"): Column("the systems JSON the row was read from (under RAW_DIR)"),
     ("atlas_systems", "file"): Column("the systems JSON the row was read from"),
     ("input_files", "file"): Column("the input file (under RAW_DIR), or the MLPerf tree"),
-    ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv names it"),
+    ("stg_instances", "accelerator"): Column("the instance's accelerator, as instances.csv (or the catalog's GpuInfo) names it"),
+    ("stg_instances", "origin"): Column("where the instance's row comes from: instances.csv, or a public catalog"),
+    ("atlas_instances", "origin"): Column("where the instance's row comes from: instances.csv, or a public catalog"),
+    ("catalog_unknown_accelerators", "accelerator"): Column("an accelerator as the public catalogs name it (with its form "
+                                                            "factor where stated), which no alias names"),
+    ("stg_catalog_offers", "cloud_model"): Column("the accelerator catalog's cloud model the alias table gives the "
+                                                  "offer; null: unknown, never priced"),
     ("stg_accelerators", "model"): Column("the catalog's model: one name for the ways systems JSON spell the part"),
     ("stg_accelerators", "name_regex"): Column("regular expression searched in the simplified accelerator name of a "
                                                "systems JSON (the first matching catalog row wins)"),

@@ -30,6 +30,13 @@ def system(round_dir: Path, folder: str, name: str, **fields) -> Path:
     return write_system_json(round_dir / folder, name, **fields)
 
 
+def rename_field(path: Path, old: str, new: str) -> None:
+    """A systems JSON with one field renamed, as submitters misspelled them."""
+    desc = json.loads(path.read_text())
+    desc[new] = desc.pop(old)
+    path.write_text(json.dumps(desc))
+
+
 def quirk_corpus(root: Path) -> Path:
     """One corpus with every layout quirk the atlas handles; returns the MLPERF_DIR.
 
@@ -116,19 +123,33 @@ def quirk_corpus(root: Path) -> Path:
     system(v10, "Acme", "acme_open", division="open")
     write_logs(v10 / "Acme/results/acme_open/resnet", resnet_logs([20.0, 21.0, 22.0, 23.0, 24.0], division="open"))
 
-    # systems JSON quirks: "number of nodes" with spaces (DellEMC v0.7) stops the summarizer; a
-    # JSON number 1.0 (MosaicML v2.0) is fine
+    # systems JSON quirks: "number of nodes" with spaces (DellEMC v0.7) stops the summarizer (its
+    # runs are scored by the rules, 32.0, the count read from that field); a JSON number 1.0
+    # (MosaicML v2.0) is fine
     spaced = system(v10, "Dell", "spaced_sys", accelerator_model_name="Nvidia Tesla V100-SXM2-32GB",
                     accelerator_memory_capacity="32 GB", accelerators_per_node="4")
-    desc = json.loads(spaced.read_text())
-    desc["number of nodes"] = desc.pop("number_of_nodes")
-    spaced.write_text(json.dumps(desc))
+    rename_field(spaced, "number_of_nodes", "number of nodes")
     write_logs(v10 / "Dell/results/spaced_sys/resnet", resnet_logs())
     floating = system(v10, "Mosaic", "float_sys")
     desc = json.loads(floating.read_text())
     desc["number_of_nodes"] = 1.0
     floating.write_text(json.dumps(desc))
     write_logs(v10 / "Mosaic/results/float_sys/resnet", resnet_logs())
+
+    # systems JSON without "division" (SIAT and Tencent v0.7 write "divison"): the summarizer stops on
+    # the system; the runs are scored by the rules, the division read from a name ending in _open
+    # (22.0), else unknown (37.0: priced, ranked against neither division)
+    for name, minutes, division in (("nodiv_open", [20.0, 21.0, 22.0, 23.0, 24.0], "open"),
+                                    ("nodiv_sys", [35.0, 36.0, 37.0, 38.0, 39.0], "closed")):
+        rename_field(system(v30, "Nodiv", name), "division", "divison")
+        write_logs(v30 / f"Nodiv/results/{name}/resnet", resnet_logs(minutes, division=division))
+    # systems JSON without a node count: scored by the rules (32.0 each); the count read from NVIDIA's
+    # n<N> token of the name (2 nodes x 8), else unknown (not priced)
+    for name in ("nodes_n2_sys", "nodes_sys"):
+        desc = json.loads(system(v30, "Nodes", name).read_text())
+        del desc["number_of_nodes"]
+        (v30 / f"Nodes/systems/{name}.json").write_text(json.dumps(desc))
+        write_logs(v30 / f"Nodes/results/{name}/resnet", resnet_logs())
 
     # a round the rules do not know
     system(root / "training_results_v0.6", "Old", "old_sys")

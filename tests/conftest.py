@@ -1,19 +1,47 @@
-"""Shared fixtures. Add yours in small, separate blocks."""
+"""Shared fixtures. Add yours in small, separate blocks.
+
+The builds many tests read (the bundled report at two price dates, the atlas of the MLPerf sample) are
+made once per session for both pytest-xdist workers and shared read-only (tests/shared_builds.py).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import pytest
 
-from tests.pipeline_runner import make_dirs, pin_price_date, run_pipeline
+from tests.atlas_runner import SAMPLE, atlas_env, make_atlas, sample_required
+from tests.pipeline_runner import make_dirs, pin_price_date, run_pipeline, without_catalogs
+from tests.shared_builds import built_once, unchanged
+
+
+def pytest_configure(config):
+    reason = sample_required()
+    if reason:
+        raise pytest.UsageError(reason)
+
+
+def _bundled(tmp_path_factory, name: str, price_date: str | None = None, catalogs: bool = True):
+    def build(folder: Path) -> None:
+        dirs = make_dirs(folder)
+        if not catalogs:
+            without_catalogs(dirs.raw)
+        if price_date:
+            pin_price_date(dirs.raw, price_date)
+        result = run_pipeline(dirs)
+        assert result.success, f"the bundled data{' at ' + price_date if price_date else ''} must build a report"
+
+    folder = built_once(tmp_path_factory, name, build)
+    yield make_dirs(folder, raw_source=None)
+    unchanged(tmp_path_factory, name)
 
 
 @pytest.fixture(scope="session")
 def bundled_run(tmp_path_factory):
-    """The whole pipeline run once on a copy of the bundled raw/ into temporary folders."""
-    dirs = make_dirs(tmp_path_factory.mktemp("bundled"))
-    result = run_pipeline(dirs)
-    assert result.success, "the bundled data must build a report"
-    return dirs
+    """The whole pipeline run once on a copy of the bundled raw/ into temporary folders (read-only: copy it
+    to change it)."""
+    yield from _bundled(tmp_path_factory, "bundled")
 
 
 @pytest.fixture(scope="session")
@@ -21,23 +49,52 @@ def bundled_2025_run(tmp_path_factory):
     """The bundled data at price date 2025-06-01 (report.toml's price_date): AWS's June 2025 P4/P5 cut
     is then what changed since the previous snapshot (Azure's 2025-05-16 table), and the options in
     force are those of that date. The tests of that story and its figures read this run."""
-    dirs = make_dirs(tmp_path_factory.mktemp("bundled_2025"))
-    pin_price_date(dirs.raw, "2025-06-01")
-    result = run_pipeline(dirs)
-    assert result.success, "the bundled data at 2025-06-01 must build a report"
-    return dirs
+    yield from _bundled(tmp_path_factory, "bundled_2025", "2025-06-01")
 
 
 @pytest.fixture(scope="session")
-def sample_atlas_folder(tmp_path_factory):
-    """The atlas of the shared MLPerf sample, built once as `make atlas` builds it (atlas_job through
-    the command line: real warehouse, real Dagster instance, real publish); its published folder (atlas/latest). The
-    warehouse is at parents[2] / "warehouse" / "pipeline.duckdb"."""
-    from tests.test_atlas_e2e import SAMPLE, atlas_env, make_atlas
+def provider_files_run(tmp_path_factory):
+    """The bundled data without the GPU clouds' catalogs, built once (read-only): dated by the big three's newest
+    files (PROVIDER_FILES_PRICE_DATE), so a test can add a later snapshot of its own (none may be dated after
+    today, and the catalogs are dated the day they were read). Copy it (copy_run) to go on from it."""
+    yield from _bundled(tmp_path_factory, "bundled_provider_files", catalogs=False)
 
+
+@dataclass(frozen=True)
+class AtlasRun:
+    """The atlas of the shared MLPerf sample as `make atlas` built it: its folders (atlas_env), what it printed."""
+
+    root: Path
+    env: dict
+    stdout: str
+
+    @property
+    def published(self) -> Path:
+        return self.root / "reports" / "atlas" / "latest"
+
+    @property
+    def warehouse(self) -> Path:
+        return self.root / "warehouse" / "pipeline.duckdb"
+
+
+@pytest.fixture(scope="session")
+def sample_atlas_run(tmp_path_factory) -> AtlasRun:
+    """The atlas of the shared MLPerf sample, built once as `make atlas` builds it (atlas_job through the command
+    line: real warehouse, real Dagster instance, real publish). Read-only: copy root to run it again."""
     if not SAMPLE.is_dir():
         pytest.skip(f"MLPerf sample not found at {SAMPLE}")
-    tmp = tmp_path_factory.mktemp("sample_atlas")
-    done = make_atlas(atlas_env(tmp, SAMPLE))
-    assert done.returncode == 0, done.stderr[-3000:]
-    return tmp / "reports" / "atlas" / "latest"
+
+    def build(folder: Path) -> None:
+        done = make_atlas(atlas_env(folder, SAMPLE))
+        assert done.returncode == 0, done.stderr[-3000:]
+        (folder.parent / "sample_atlas.stdout").write_text(done.stdout)
+
+    root = built_once(tmp_path_factory, "sample_atlas", build)
+    yield AtlasRun(root, atlas_env(root, SAMPLE), (root.parent / "sample_atlas.stdout").read_text())
+    unchanged(tmp_path_factory, "sample_atlas")
+
+
+@pytest.fixture(scope="session")
+def sample_atlas_folder(sample_atlas_run) -> Path:
+    """The published folder (atlas/latest) of the shared sample's atlas."""
+    return sample_atlas_run.published

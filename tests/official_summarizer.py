@@ -12,11 +12,18 @@ What comes back per submitter folder (``FolderVerdict``): the scores of its CSV,
 row), the result files it dropped with the reason it printed ("Compliance check failed",
 "Parse error", ...), the checker messages it logged on stderr, and whether it crashed (a crash
 leaves no CSV: nothing of that folder is scored by the official tool).
+
+Where the tool stops on a benchmark folder, ``scoring_function`` calls its scoring function
+(``_compute_strong_score_standalone``, which its summary calls per benchmark folder and which
+reads no systems JSON) directly on the folder: the score the project gives by the rules where the
+tool stops on a field of its table only (mlperf_tree's ``score_basis`` "rules") must equal it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import math
 import os
 import re
@@ -167,6 +174,23 @@ class Official:
     crash: str | None = None
     global_batch_size: float | None = None  # the detailed CSV's GBS and samples_to_converge
     samples_to_converge: float | None = None
+    scoring_function: float | None = None  # where it stops: its scoring function's score of the folder
+
+
+def scoring_function(benchmark_folder: Path, round_: str) -> float | None:
+    """The official tool's scoring function called directly on one benchmark folder, as its summary
+    calls it (benchmark alias, power logs, usage, ruleset): the score, None for none or if it raises."""
+    from mlperf_logging.result_summarizer import result_summarizer as tool
+
+    folder = str(benchmark_folder)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # it prints every run it drops
+            score, _, _ = tool._compute_strong_score_standalone(
+                tool._benchmark_alias(benchmark_folder.name), benchmark_folder.parent.name, tool._has_power(folder),
+                folder, "training", ruleset(round_))
+    except Exception:  # noqa: BLE001 - a folder it cannot score (power logs it divides by zero on)
+        return None
+    return score
 
 
 def _official(verdict: FolderVerdict, key: tuple[str, str]) -> Official:
@@ -231,7 +255,9 @@ def official_entries(round_dir: Path, work: Path, jobs: int = 2, only: list[str]
             system = next((copy / "results").iterdir()).name
             name = "maskrcnn" if bench == "mask" else bench
             if verdict.crashed:
-                entries[(folder, system, name)] = Official(None, _last_error(verdict))
+                published = round_dir / folder / "results" / system / bench  # not the copy (see above)
+                entries[(folder, system, name)] = Official(None, _last_error(verdict),
+                                                           scoring_function=scoring_function(published, round_))
             elif (system, name) in verdict.scores:
                 entries[(folder, system, name)] = _official(verdict, (system, name))
         return entries, verdicts
@@ -255,13 +281,14 @@ class Comparison:
     equal_scores: int = 0
     equal_no_score: int = 0
     equal_crash: int = 0
+    equal_rules: int = 0  # where the tool stops, scored by the rules: equal to its scoring function's score
     equal_convergence: int = 0  # entries whose GBS and samples_to_converge equal the detailed CSV's
     equal_batch_sizes: int = 0  # of those, entries with a batch size (not both empty)
     differences: list[str] = field(default_factory=list)
 
     @property
     def entries(self) -> int:
-        return self.equal_scores + self.equal_no_score + self.equal_crash + len(self.differences)
+        return self.equal_scores + self.equal_no_score + self.equal_crash + self.equal_rules + len(self.differences)
 
     @property
     def equal(self) -> int:
@@ -270,7 +297,8 @@ class Comparison:
     def __str__(self) -> str:
         return (f"{self.equal} of {self.entries} entries equal to the official summarizer ({self.equal_scores} "
                 f"scores to the last digit, {self.equal_no_score} without a score, {self.equal_crash} where it "
-                f"stops), {len(self.differences)} different")
+                f"stops, {self.equal_rules} where it stops scored by the rules to the last digit of its scoring "
+                f"function), {len(self.differences)} different")
 
 
 def entry_key(row: dict) -> tuple[str, str, str]:
@@ -292,7 +320,13 @@ def compare(entries: dict, rows: list[dict]) -> Comparison:
         official = entries.get(key, Official(None))
         mine = row["time_to_train_minutes"]
         own_crash = row["official_crash"] and not row["official_crash"].startswith("the official summarizer stops on this submitter folder")
-        if official.crash is not None:
+        if official.crash is not None and row.get("score_basis") == "rules":
+            if own_crash and mine is not None and mine == official.scoring_function:
+                result.equal_rules += 1
+            else:
+                result.differences.append(f"{key}: the official tool stops here ({official.crash}), its scoring "
+                                          f"function gives {official.scoring_function!r}; we give {mine!r} by the rules")
+        elif official.crash is not None:
             if mine is None and own_crash:
                 result.equal_crash += 1
             else:

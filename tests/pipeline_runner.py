@@ -25,11 +25,23 @@ class RunDirs:
     dagster_home: Path
 
 
-# The bundled report's price date: the newest on-demand snapshot of a compared instance (raw/prices/
-# refreshed_2026.csv, GCP's pricing.yml of 2026-08-20); the atlas prices at the same date.
-BUNDLED_PRICE_DATE = "2026-08-20"
-# A price date after every bundled snapshot, for tests that add a snapshot of their own
+# The bundled report's price date: the newest on-demand snapshot of a compared instance, the GPU clouds'
+# catalogs of prices/skypilot_2026-12-04/ (the current-generation comparison takes the whole market); the
+# atlas prices at the same date.
+BUNDLED_PRICE_DATE = "2026-12-04"
+# Without the catalogs, the newest snapshot of the big three's files (raw/prices/refreshed_2026.csv, GCP's
+# pricing.yml of 2026-08-20): the date tests that add a later snapshot of their own start from
+# (without_catalogs), since no snapshot may be dated after today.
+PROVIDER_FILES_PRICE_DATE = "2026-08-20"
+# A price date after every snapshot of the big three's files, for tests that add a snapshot of their own
 NEXT_PRICE_DATE = "2026-09-01"
+
+
+def without_catalogs(raw: Path) -> None:
+    """Remove the GPU clouds' catalog snapshots (prices/skypilot_*) from a raw/ copy: its report is then
+    dated by the big three's files (PROVIDER_FILES_PRICE_DATE), and a test can add a later snapshot."""
+    for folder in sorted((raw / "prices").glob("skypilot_*")):
+        shutil.rmtree(folder)
 
 
 def pin_price_date(raw: Path, price_date: str) -> None:
@@ -45,6 +57,23 @@ def make_dirs(root: Path, raw_source: Path | None = BUNDLED_RAW) -> RunDirs:
     if raw_source is not None:
         shutil.copytree(raw_source, dirs.raw)
     dirs.dagster_home.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def copy_run(source: RunDirs, root: Path, reports: bool = True, warehouse: bool = True) -> RunDirs:
+    """A copy of a run's folders to change, for a test that goes on from a shared build: raw/, the chart and PDF
+    caches beside the warehouse (an unchanged report is then served from them instead of drawn and laid out
+    again), with `warehouse` the DuckDB file and with `reports` the published reports. Dagster's run history
+    starts empty."""
+    dirs = make_dirs(root, source.raw)
+    if reports and source.reports.exists():
+        shutil.copytree(source.reports, dirs.reports, symlinks=True)
+    dirs.warehouse.parent.mkdir(parents=True, exist_ok=True)
+    for path in source.warehouse.parent.iterdir():
+        if path.is_dir():  # <warehouse name>_charts/, <warehouse name>_pdf/
+            shutil.copytree(path, dirs.warehouse.parent / path.name)
+        elif warehouse and path == source.warehouse:
+            shutil.copyfile(path, dirs.warehouse)
     return dirs
 
 
@@ -72,8 +101,15 @@ def environment(values: dict[str, str]):
                 os.environ[key] = value
 
 
-def run_pipeline(dirs: RunDirs, selection: list[str] | None = None, **extra: str):
-    """Materialize every asset (or `selection`) with the project's definitions; returns the result."""
+# What a test that reads the marts, the HTML or the data files does without: the PDF, laid out by WeasyPrint
+# (most of a report's build), and the publish step that needs it. The HTML and data/ stay in the run's build
+# folder (built_report). tests/test_report_pdf.py and the end-to-end tests print and publish.
+NOT_PRINTED = ("report_pdf", "published_report")
+
+
+def run_pipeline(dirs: RunDirs, selection: list[str] | None = None, pdf: bool = True, **extra: str):
+    """Materialize every asset (or `selection`; with pdf=False every asset but NOT_PRINTED) with the project's
+    definitions; returns the result."""
     import dagster as dg
 
     from pipelines.definitions import defs
@@ -82,9 +118,26 @@ def run_pipeline(dirs: RunDirs, selection: list[str] | None = None, **extra: str
         warnings.simplefilter("ignore", dg.BetaWarning)
         definitions = defs()
         job = definitions.resolve_job_def("report_job")
+        if not pdf and selection is None:
+            selection = [key.to_user_string() for key in job.asset_layer.executable_asset_keys
+                         if key.to_user_string() not in NOT_PRINTED]
         keys = [dg.AssetKey(name) for name in selection] if selection else None
         with dg.DagsterInstance.ephemeral() as instance:
             return job.execute_in_process(
                 instance=instance, raise_on_error=False, asset_selection=keys,
                 run_config={"loggers": {"console": {"config": {"log_level": "ERROR"}}}},
             )
+
+
+def published_breaks(dirs: RunDirs) -> tuple[str, ...]:
+    """The rows the layout of the run's report PDF started on new pages (for their footnotes), as the PDF cache
+    beside the warehouse keeps them: a layout of the same HTML given them needs one pass, not two."""
+    import json
+
+    (facts,) = (dirs.warehouse.parent / f"{dirs.warehouse.stem}_pdf" / "report").glob("*.json")
+    return tuple(json.loads(facts.read_text(encoding="utf-8"))["breaks"])
+
+
+def built_report(dirs: RunDirs, result) -> Path:
+    """The run's build folder (report.html, data/): where a run without the PDF leaves the report."""
+    return dirs.reports / ".build" / result.run_id

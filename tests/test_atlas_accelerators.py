@@ -13,9 +13,9 @@ from pipelines.errors import InputError
 from pipelines.ingest.accelerators import memory_gb, normalize, read_catalog, simplify
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.tables import check_catalog_links, read_instances
+from tests.atlas_runner import SAMPLE
 
 RAW = Path(__file__).resolve().parents[1] / "raw"
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench import atlas_bench
-from bench.__main__ import run_module
+from bench.__main__ import _goal, run_module
 from bench.harness import ROW_KEYS, Skipped
 import json
 
@@ -31,7 +31,8 @@ def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
     rows = atlas_bench.measure(repeats=1)
     assert [r["name"].split(" (")[0] for r in rows] == [
         "atlas: score the whole corpus", "atlas: score round v2.0", "atlas: make atlas, whole corpus cold",
-        "atlas: make atlas after a price-only change", "atlas: make atlas after adding round v2.0 to the other 1"]
+        "atlas: peak memory of make atlas, whole corpus cold", "atlas: make atlas after a price-only change",
+        "atlas: make atlas after adding round v2.0 to the other 1"]
     assert "10 logs" in rows[0]["name"] and "5 logs" in rows[1]["name"]
     for r in rows:
         assert set(ROW_KEYS) <= set(r)
@@ -40,9 +41,13 @@ def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
     assert rows[0]["goal_seconds"] == 60 and rows[1]["goal_ratio"] == 0.1  # the goals, judged per row
     assert rows[0]["memory_ratio"] > 0
     # make atlas: the cold run reads every log, the price-only run none, the added round only its own
-    cold, priced, added = rows[2:]
+    cold, memory, priced, added = rows[2:]
     assert (cold["logs_read"], priced["logs_read"], added["logs_read"], added["ref_logs_read"]) == (10, 0, 5, 5)
-    assert priced["goal_ratio"] == 0.25 and added["goal_ratio"] == 1.2 and cold["memory_goal_mib"] == 500
+    assert priced["goal_ratio"] == 0.25 and added["goal_ratio"] == 1.2
+    # memory flat in the corpus: the cold whole-corpus peak against one round's, and a ceiling
+    assert (memory["peak_mib"], memory["ref_peak_mib"]) == (cold["peak_mib"], added["ref_peak_mib"])
+    assert (memory["goal_memory_ratio"], memory["goal_memory_mib"]) == (1.3, 1024)
+    assert _goal(memory).startswith("peak ≤ 1.3x and < 1024 MiB (")
     # the corpus itself is never written to (the official tool reads a copy) and scaling.json is intact
     assert sorted(p.name for p in bench.iterdir()) == [f"result_{i}.txt" for i in range(5)] + ["scaling.json"]
     assert json.loads((bench / "scaling.json").read_text()) == {"scaling_factor": 1.25}

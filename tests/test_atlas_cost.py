@@ -142,7 +142,7 @@ def test_entries_that_cannot_be_priced_say_why(ranked):
     entries, frame = ranked
     why = dict(entries.select("system", "not_priced_because").rows())
     assert why["short"].startswith("not scored: 3 result files")
-    assert why["ipu"] == "no cloud instance in the atlas has Graphcore IPU GC200"
+    assert why["ipu"] == "no price list or catalog in the price book sells Graphcore IPU GC200"
     assert why["multi_node"] is None
     assert "short" not in frame["system"].to_list() and "ipu" not in frame["system"].to_list()
 
@@ -186,6 +186,40 @@ def test_round_tables_rank_each_division_apart_and_say_so():
     assert "closed division first, open division ranked apart" in section.table.caption
     ranks = [(row.cells[0].text, any(t.text == "open division" for t in row.cells[1].tags)) for row in section.table.rows]
     assert ranks == [("1", False), ("2", False), ("1", True)]
+
+
+def test_an_entry_of_unknown_division_is_priced_but_ranked_against_neither_division():
+    """v0.7 Tencent GN10X: its systems JSON spells the field "divison" and its name says nothing. It is
+    priced like any result but takes no rank or tag from the closed results it would otherwise beat."""
+    from pipelines.publish.atlas_rounds import best_per_result, model_section
+    from pipelines.publish.numbering import Numbering
+    from pipelines.publish.palette import Palette
+
+    scores = _scores([("v2.0", "Acme", "closed_a", "resnet", 100.0), ("v2.0", "Acme", "closed_b", "resnet", 50.0),
+                      ("v2.0", "Nodiv", "nodiv", "resnet", 10.0)])
+    systems = _systems([("v2.0", f, s, 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")
+                        for f, s in (("Acme", "closed_a"), ("Acme", "closed_b"), ("Nodiv", "nodiv"))])
+    systems = systems.with_columns(pl.when(pl.col("system") == "nodiv").then(pl.lit(None, pl.Utf8))
+                                   .otherwise(pl.col("division")).alias("division"))
+    frame = atlas.rank(atlas.price_results(atlas.entries(scores, systems), INSTANCES.filter(pl.col("provider") == "aws"),
+                                           atlas.prices_in_force(PRICES, date(2025, 6, 1))))
+    # one p4de at 40 USD/h: nodiv 6.67 USD, priced; closed_b 33.33 is still the closed division's first
+    assert frame.select("division", "system", "cost_to_train_usd", "cost_rank", "cheapest_for_accelerator", "fastest",
+                        "on_pareto_front").rows() == [
+        ("closed", "closed_b", pytest.approx(40 * 50 / 60), 1, True, True, True),
+        ("closed", "closed_a", pytest.approx(40 * 100 / 60), 2, False, False, False),
+        (None, "nodiv", pytest.approx(40 * 10 / 60), None, None, None, None)]
+    frame = frame.with_columns(pl.lit(None, pl.Utf8).alias("quirk"))
+    assert [(r["system"], r["result_rank"]) for r in best_per_result(frame)] == [
+        ("closed_b", 1), ("closed_a", 2), ("nodiv", None)]
+    section = model_section("3.1", "v2.0", "resnet", frame, Numbering(), Palette(["A100-SXM-80GB"]))
+    assert section.cheapest.system == "closed_b" and section.unranked_results == 1
+    assert "1 of unknown division last, unranked" in section.table.caption
+    last = section.table.rows[-1]
+    assert last.cells[0].text == "–" and [t.text for t in last.cells[1].tags] == ["estimate", "division unknown"]
+    assert "Division unknown: its systems JSON gives no division" in last.cells[1].note.text
+    # the chart draws the two ranked results only, and says so
+    assert section.figure is not None and "Not drawn: 1 result(s) of unknown division" in section.figure.caption
 
 
 def test_the_pdf_digest_lists_fewer_rows_and_no_model_charts():
@@ -243,3 +277,29 @@ def test_tied_entries_come_in_one_order_whatever_the_input_order():
                                .with_columns(pl.lit("closed").alias("division")))
         orders.add((tuple(frame["folder"]), tuple(r["folder"] for r in best)))
     assert orders == {(("smc", "smc-ac-power", "smc-dc-power") * 2, ("smc", "smc-ac-power", "smc-dc-power"))}
+
+
+def test_a_cloud_model_no_priced_offer_carries_is_named(ranked):
+    entries, _ = ranked
+    scores = _scores([("v5.1", "Amd", "mi325", "llama2_70b_lora", 20.0)])
+    systems = _systems([("v5.1", "Amd", "mi325", 1, 8, "MI325X", "MI325X", "on-premise")])
+    # a cloud model the accelerator catalog gives, but no priced offer carries: named, not silently dropped
+    why = atlas.entries(scores, systems, offered=["A100-SXM-80GB", "TPU-v4"])["not_priced_because"].to_list()
+    assert why == ["no price list or catalog in the price book sells MI325X"]
+    assert atlas.entries(scores, systems, offered=["MI325X"])["not_priced_because"].to_list() == [None]
+
+
+def test_multi_node_pairs_on_offers_without_a_fabric_are_flagged():
+    scores = _scores([("v2.0", "Acme", "multi_node", "resnet", 90.0), ("v2.0", "Acme", "one_node", "resnet", 100.0)])
+    systems = _systems([("v2.0", "Acme", "multi_node", 3, 4, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise"),
+                        ("v2.0", "Acme", "one_node", 1, 8, "A100-SXM-80GB", "A100-SXM-80GB", "on-premise")])
+    instances = INSTANCES.with_columns(pl.when(pl.col("provider") == "aws").then(pl.lit("EFA")).alias("fabric"))
+    prices = atlas.prices_in_force(PRICES, date(2025, 6, 1)).with_columns(
+        pl.when(pl.col("provider") == "azure").then(pl.lit("marketplace")).otherwise(pl.lit("list")).alias("offer_kind"))
+    frame = atlas.price_results(atlas.entries(scores, systems), instances, prices)
+    got = {(r["system"], r["provider"]): (r["instances_needed"], r["cluster_flag"], r["offer_kind"])
+           for r in frame.to_dicts()}
+    # 12 A100s need 2 instances of 8: on Azure (no fabric stated) flagged, on AWS (EFA) not; one node never
+    assert got == {("multi_node", "aws"): (2, None, "list"),
+                   ("multi_node", "azure"): (2, "multi-node: no inter-node fabric stated for this offer", "marketplace"),
+                   ("one_node", "aws"): (1, None, "list"), ("one_node", "azure"): (1, None, "marketplace")}

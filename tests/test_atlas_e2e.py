@@ -5,11 +5,7 @@ checked by hand."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -17,41 +13,24 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.publish.pdf import TemplatesOnlyFetcher
-from tests.atlas_fixtures import REPO, quirk_corpus, resnet_logs, system, write_logs
+from tests.atlas_fixtures import quirk_corpus, resnet_logs, system, write_logs
+from tests.atlas_runner import REPO, SOURCE_DATE_EPOCH, atlas_env, make_atlas, moved_env, needs_sample
 from tests.mlperf_fixtures import run_log
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, NEXT_PRICE_DATE
+from tests.pipeline_runner import NEXT_PRICE_DATE, PROVIDER_FILES_PRICE_DATE, without_catalogs
+from tests.shared_builds import copy_tree
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
-needs_sample = pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
-SOURCE_DATE_EPOCH = "1764374400"  # 2025-11-29
-
-
-def atlas_env(tmp: Path, mlperf: Path, raw: Path | None = None) -> dict:
-    """RAW_DIR (a copy of the bundled raw/: the one catalog and price book), REPORTS_DIR, WAREHOUSE,
-    DAGSTER_HOME and MLPERF_DIR under tmp."""
-    if raw is None:
-        raw = tmp / "raw"
-        if not raw.exists():
-            shutil.copytree(REPO / "raw", raw)
-    return {**os.environ, "RAW_DIR": str(raw), "REPORTS_DIR": str(tmp / "reports"),
-            "WAREHOUSE": str(tmp / "warehouse" / "pipeline.duckdb"), "DAGSTER_HOME": str(tmp / "dagster"),
-            "MLPERF_DIR": str(mlperf), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
-
-
-def make_atlas(env: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", "atlas"], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=900)
+# The atlas prices at the newest snapshot of an instance a result can be priced on. The sample's and these
+# corpora's accelerators (A100 80 GB, V100, Gaudi, Cloud TPU) have no offer in the bundled catalogs
+# (prices/skypilot_2026-12-04/), so their atlas is dated by the big three's newest files.
+ATLAS_PRICE_DATE = PROVIDER_FILES_PRICE_DATE
 
 
 @pytest.fixture(scope="module")
-def sample_atlas(tmp_path_factory):
-    if not SAMPLE.is_dir():
-        pytest.skip(f"MLPerf sample not found at {SAMPLE}")
-    tmp = tmp_path_factory.mktemp("atlas")
-    env = atlas_env(tmp, SAMPLE)
-    done = make_atlas(env)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return tmp / "reports" / "atlas" / BUNDLED_PRICE_DATE, done.stdout, env
+def sample_atlas(sample_atlas_run):
+    """(the published folder of the price date, what make atlas printed, its environment) of the shared sample's
+    atlas (conftest.sample_atlas_run: read-only)."""
+    run = sample_atlas_run
+    return run.root / "reports" / "atlas" / ATLAS_PRICE_DATE, run.stdout, run.env
 
 
 @needs_sample
@@ -212,8 +191,10 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
 
 
 @needs_sample
-def test_unchanged_rounds_are_not_scored_again_nor_laid_out_again_the_next_day(sample_atlas):
-    folder, _, env = sample_atlas
+def test_unchanged_rounds_are_not_scored_again_nor_laid_out_again_the_next_day(sample_atlas_run, tmp_path):
+    root = copy_tree(sample_atlas_run.root, tmp_path / "atlas")  # the shared build is read-only
+    env = moved_env(sample_atlas_run.env, sample_atlas_run.root, root)
+    folder = root / "reports" / "atlas" / ATLAS_PRICE_DATE
     before = (folder / "atlas.html").read_bytes()
     pdf_before = (folder / "atlas-v1.0.pdf").read_bytes()
     done = make_atlas({**env, "SOURCE_DATE_EPOCH": str(int(SOURCE_DATE_EPOCH) + 86400)})  # the next day's run
@@ -245,17 +226,37 @@ def test_quirk_corpus_end_to_end(tmp_path):
     root = quirk_corpus(tmp_path / "corpus")
     done = make_atlas(atlas_env(tmp_path, root))
     assert done.returncode == 0, done.stderr[-3000:]
-    published = tmp_path / "reports" / "atlas" / BUNDLED_PRICE_DATE
+    published = tmp_path / "reports" / "atlas" / ATLAS_PRICE_DATE
     unpriced = pl.read_csv(published / "data/atlas_not_priced.csv")
     why = {(r["system"] or r["folder"]): r["not_priced_because"] for r in unpriced.to_dicts()}
     assert "short_sys" not in why  # scored as the official summarizer scores it, the run count flagged
     assert why["lost_sys"].startswith("not scored: the official summarizer skips this system: no systems JSON")
     assert why["broken_sys"].startswith("not scored: the official summarizer stops on this system")
-    assert why["ipu_sys"] == "no cloud instance in the atlas has Graphcore IPU GC200"
+    assert why["ipu_sys"] == "no price list or catalog in the price book sells Graphcore IPU GC200"
     assert "round not supported" in why["training_results_v0.6"]
+    # scored by the rules where the tool stops on the systems JSON, but no node count anywhere
+    assert why["nodes_sys"] == ("node count unknown: the systems JSON has no number_of_nodes and the system name "
+                                "does not state it")
+    assert not {"spaced_sys", "nodiv_open", "nodiv_sys", "nodes_n2_sys"} & set(why)  # priced
     atlas = pl.read_csv(published / "data/atlas.csv")
+    by_rules = (atlas.filter((pl.col("score_basis") == "rules") & (pl.col("pricing_option") == "on_demand"))
+                .group_by("system").agg(pl.col("division").first(), pl.col("accelerators_total").first(),
+                                        pl.col("cost_rank").is_null().all().alias("unranked")))
+    assert sorted(by_rules.rows()) == [("nodes_n2_sys", "closed", 16, False), ("nodiv_open", "open", 8, False),
+                                       ("nodiv_sys", None, 8, True), ("spaced_sys", "closed", 4, False)]
+    # the cover, the summary, the round's chapter and the methodology count them beside the official scores:
+    # 27 entries, 16 scored by the tool, 5 by the rules (4 of them in v3.0), 6 without a score
+    cover = " ".join(PdfReader(published / "atlas.pdf").pages[0].extract_text().split())
+    assert "27 (21 scored: 16 by the official summarizer, 5 by the rules where it stops)" in cover
+    text = " ".join(re.sub(r"<[^>]+>", " ", (published / "atlas.html").read_text(encoding="utf-8")).split())
+    assert "Of 27 benchmark entries, 16 are scored by the official summarizer, 5 by the written rules" in text
+    assert "Round v3.0 has 7 benchmark entries: 2 scored by the official summarizer, 4 by the rules" in text
+    assert "Of 21 scored entries, 16 are scored by the official summarizer and 5 by the rules where it stops." in text
+    round_pdf = " ".join(" ".join(p.extract_text() for p in PdfReader(published / "atlas-v3.0.pdf").pages).split())
+    assert "7 (6 scored: 2 by the official summarizer, 4 by the rules where it stops)" in round_pdf
+    assert "1 of unknown division last, unranked" in round_pdf
     scaled = atlas.filter((pl.col("system") == "scaled_sys") & (pl.col("instance_type") == "p4de.24xlarge")).row(0, named=True)
-    # the price in force on 2026-08-20 (the June 2025 cut's, confirmed 2026-07-20), 40 minutes after scaling.json
+    # the price in force on 2026-12-04 (the June 2025 cut's, confirmed 2026-07-20), 40 minutes after scaling.json
     assert scaled["cost_to_train_usd"] == pytest.approx(27.44705 * 40.0 / 60)
     html = (published / "atlas.html").read_text(encoding="utf-8")
     assert "RetinaNet (OpenImages)" in html and "SSD-ResNet34 (COCO)" in html
@@ -276,9 +277,10 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
            number_of_nodes="2")
     write_logs(v10 / "Acme/results/acme_a100_40/resnet", resnet_logs())
     env = atlas_env(tmp_path, tmp_path / "corpus")
+    without_catalogs(Path(env["RAW_DIR"]))  # a later snapshot than the catalogs' cannot be dated yet
     first = make_atlas(env)
     assert first.returncode == 0, first.stderr[-3000:]
-    before = pl.read_csv(tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/data/atlas.csv").filter(
+    before = pl.read_csv(tmp_path / f"reports/atlas/{PROVIDER_FILES_PRICE_DATE}/data/atlas.csv").filter(
         (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
     assert before.select("usd_per_hour", "price_as_of", "instances_needed", "cost_to_train_usd").rows() == [
         (21.957642, "2026-07-20", 2, pytest.approx(2 * 21.957642 * 32.0 / 60))]  # 23.421485 USD
@@ -297,7 +299,7 @@ def test_a_new_price_snapshot_reprices_the_atlas_without_scoring_again(tmp_path)
     # other instances keep their prices in force; the earlier atlas stays published
     other = after.filter(pl.col("instance_type") == "a2-highgpu-8g").row(0, named=True)
     assert (other["usd_per_hour"], other["price_as_of"]) == (29.38708, "2026-08-20")
-    assert (tmp_path / f"reports/atlas/{BUNDLED_PRICE_DATE}/atlas.html").is_file()
+    assert (tmp_path / f"reports/atlas/{PROVIDER_FILES_PRICE_DATE}/atlas.html").is_file()
     assert (tmp_path / "reports/atlas/latest").resolve() == (tmp_path / f"reports/atlas/{NEXT_PRICE_DATE}").resolve()
 
 
@@ -309,7 +311,7 @@ def test_a_new_round_lays_out_its_own_pdf_and_atlas_pdf_only(tmp_path):
     first = make_atlas(env)
     assert first.returncode == 0, first.stderr[-3000:]
     assert sorted(_metadata(env, "atlas_pdf")["laid_out"]) == ["atlas-instances.pdf", "atlas-v1.0.pdf", "atlas.pdf"]
-    published = tmp_path / "reports" / "atlas" / BUNDLED_PRICE_DATE
+    published = tmp_path / "reports" / "atlas" / ATLAS_PRICE_DATE
     before = (published / "atlas-v1.0.pdf").read_bytes()
     instances_before = (published / "atlas-instances.pdf").read_bytes()
 

@@ -3,13 +3,16 @@
 The official tool runs per submitter folder on copies, as MLCommons runs it (tests/official_summarizer;
 where it stops with an error it is run again per system and per benchmark folder). Every entry it
 scores must have our score to the last digit (float equality), every entry it leaves without a
-score must have none from us, and every entry it stops on must carry our ``official_crash``. The
-runs it drops are the runs we drop. Global batch size and samples to converge equal those of its
+score must have none from us, and every entry it stops on must carry our ``official_crash``; where
+it stops on a field of its table only and we score by the rules (``score_basis`` "rules"), our
+score must equal its scoring function's on that folder to the last digit. The runs it drops are
+the runs we drop. Global batch size and samples to converge equal those of its
 detailed CSV (``<benchmark>:GBS`` and ``:samples_to_converge``, closed division only), entry by entry.
 
 - CI-sized, always: the quirk corpus the tests write (tests/atlas_fixtures: systems the tool skips
   or stops on, folders it does not read, a short benchmark it scores against the rules, an open
-  division), and the shared MLPerf sample (v0.7, v1.0, v1.1) when it is there.
+  division), the published logs kept in tests/published_mlperf (systems it stops on), and the
+  shared MLPerf sample (v0.7, v1.0, v1.1) when it is there.
 - The whole published corpus when ATLAS_CORPUS names it: one test per training_results_vX.Y round.
   Slow: the official tool needs 5 to 35 CPU minutes per round (2026-12, a shared 2-core machine),
   run two submitter folders at a time; 2,127 entries over v0.7 ... v5.1.
@@ -26,9 +29,10 @@ import pytest
 from pipelines.ingest.mlperf_corpus import score_corpus
 from pipelines.ingest.mlperf_tree import find_tasks, score_task, score_trees
 from tests.atlas_fixtures import quirk_corpus
+from tests.atlas_runner import SAMPLE
 from tests.official_summarizer import compare, official_entries
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
+PUBLISHED = Path(__file__).resolve().parent / "published_mlperf"
 CORPUS = Path(os.environ["ATLAS_CORPUS"]) if os.environ.get("ATLAS_CORPUS") else None
 CORPUS_ROUNDS = sorted(p.name for p in CORPUS.glob("training_results_v*")) if CORPUS and CORPUS.is_dir() else []
 
@@ -68,13 +72,24 @@ def test_quirk_corpus_equals_the_official_summarizer(tmp_path):
     comparison, ours, theirs = _against_official(root, tmp_path / "work", ["training_results_v1.0", "training_results_v3.0"])
     assert comparison.differences == []
     # 16 scores (one of them the short benchmark), 2 without (no systems JSON; bert misplaced inside
-    # resnet/), 4 where the tool stops (invalid JSON, "number of nodes", a `benchmark/` folder, power
-    # logs with the stop at the start)
-    assert (comparison.equal_scores, comparison.equal_no_score, comparison.equal_crash) == (16, 2, 4)
+    # resnet/), 3 where the tool stops (invalid JSON, a `benchmark/` folder, power logs with the stop at
+    # the start), 5 where it stops on a systems JSON without number_of_nodes or division, scored by the
+    # rules as its scoring function scores them
+    assert (comparison.equal_scores, comparison.equal_no_score, comparison.equal_crash) == (16, 2, 3)
+    assert comparison.equal_rules == 5
     # every scored entry has the tool's batch size and samples to converge but the open-division one
     # and the one whose systems JSON says "close"
     assert comparison.equal_batch_sizes == 14
     assert ours == set(theirs) == set()  # every fixture log passes the official checker
+
+
+def test_published_logs_the_official_tool_stops_on_equal_its_scoring_function(tmp_path):
+    comparison, ours, theirs = _against_official(PUBLISHED, tmp_path, ["training_results_v0.7"])
+    assert comparison.differences == []
+    # DellEMC C4140 ("number of nodes"), SIAT's two modelarts systems ("divison"): the tool stops on
+    # each folder, and on each system alone; our scores by the rules equal its scoring function's
+    assert (comparison.equal_rules, comparison.entries) == (3, 3)
+    assert ours == set(theirs) == set()  # it finishes no folder, so it prints no dropped run
 
 
 @pytest.mark.skipif(not SAMPLE.is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")

@@ -12,6 +12,7 @@ from pipelines.ingest.mlperf_quirks import benchmark_model, status_class
 from tests.atlas_fixtures import quirk_corpus
 
 
+
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory):
     root = quirk_corpus(tmp_path_factory.mktemp("quirks"))
@@ -117,9 +118,32 @@ def test_entries_the_official_tool_does_not_score_say_why(scored):
     broken = _row(scores, "v1.0", "broken_sys", "resnet")
     assert broken["time_to_train_minutes"] is None and "not valid JSON" in broken["official_crash"]
     assert "invalid JSON" in systems.filter(pl.col("system") == "broken_sys").row(0, named=True)["problem"]
-    spaced = _row(scores, "v1.0", "spaced_sys", "resnet")
-    assert spaced["time_to_train_minutes"] is None
-    assert spaced["official_crash"] == "systems JSON spaced_sys.json has no 'number_of_nodes' field"
+
+
+def test_systems_the_official_tool_stops_on_for_a_field_of_its_table_are_scored_by_the_rules(scored):
+    """It stops on a systems JSON without number_of_nodes or division; its scoring reads neither, so the
+    runs are scored by the rules (olympic means by hand), the crash kept, the gaps filled and sourced."""
+    scores, _, systems = scored
+    expected = {  # system: (minutes, division, division_source, official_crash)
+        "spaced_sys": (32.0, "closed", "systems JSON", "systems JSON spaced_sys.json has no 'number_of_nodes' field"),
+        "nodiv_open": (22.0, "open", "system name", "systems JSON nodiv_open.json has no 'division' field"),
+        "nodiv_sys": (37.0, None, None, "systems JSON nodiv_sys.json has no 'division' field"),
+        "nodes_n2_sys": (32.0, "closed", "systems JSON", "systems JSON nodes_n2_sys.json has no 'number_of_nodes' field"),
+        "nodes_sys": (32.0, "closed", "systems JSON", "systems JSON nodes_sys.json has no 'number_of_nodes' field"),
+    }
+    for name, (minutes, division, source, crash) in expected.items():
+        row = scores.filter(pl.col("system") == name).row(0, named=True)
+        assert (row["time_to_train_minutes"], row["reason"], row["score_basis"]) == (minutes, None, "rules"), name
+        assert (row["division"], row["division_source"], row["official_crash"]) == (division, source, crash), name
+    # the node count: the JSON's misspelt field, NVIDIA's n<N> token of the name, or unknown
+    nodes = {r["system"]: (r["number_of_nodes"], r["accelerators_total"], r["nodes_source"]) for r in systems.to_dicts()}
+    assert nodes["spaced_sys"] == (1, 4, "systems JSON 'number of nodes'")
+    assert nodes["nodes_n2_sys"] == (2, 16, "system name")
+    assert nodes["nodes_sys"] == (None, None, None)
+    assert nodes["acme_a100"] == (1, 8, "systems JSON")
+    # every other score is the official tool's
+    official = scores.filter(pl.col("time_to_train_minutes").is_not_null() & ~pl.col("system").is_in(list(expected)))
+    assert set(official["score_basis"]) == {"official"}
 
 
 def test_power_logs_the_official_energy_code_divides_by_zero_on(scored):

@@ -16,13 +16,15 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, make_dirs, pipeline_env
+from tests.pipeline_runner import PROVIDER_FILES_PRICE_DATE, copy_run, pipeline_env
 
 pytestmark = pytest.mark.slow
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+# (prices/ holds the GPU clouds' catalogs too, whose offers are instances: a price run rebuilds stg_instances
+# and the mappings derived from it)
 NOT_IN_A_PRICE_RUN = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
-                      "stg_mlperf_scores", "stg_instances", "stg_mappings", "stg_comparisons"}
+                      "stg_mlperf_scores", "stg_comparisons"}
 
 
 def execute(definitions: dg.Definitions, instance: dg.DagsterInstance, request: dg.RunRequest):
@@ -53,9 +55,12 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    dirs = make_dirs(tmp_path_factory.mktemp("automation"))
+@pytest.fixture
+def world(provider_files_run, tmp_path):
+    """Each test's own: raw/ without the GPU clouds' catalogs (the test adds a snapshot dated after the big three's
+    files, and none may be dated after today) and that report's chart and PDF caches (its first run serves them),
+    an empty instance on disk with the project's dagster.yaml."""
+    dirs = copy_run(provider_files_run, tmp_path, reports=False, warehouse=False)
     shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
@@ -69,13 +74,13 @@ def world(tmp_path_factory):
 def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     dirs, definitions, instance, settings = world
 
-    # 1. First tick on an empty instance: one run of everything; it publishes the bundled report (BUNDLED_PRICE_DATE).
+    # 1. First tick on an empty instance: one run of everything; it publishes the bundled report (PROVIDER_FILES_PRICE_DATE).
     first = tick(definitions, instance, settings, None)
     (request,) = first.run_requests
     initial = execute(definitions, instance, request)
     assert initial.success
     assert {"stg_results", "stg_prices", "time_to_train", "published_report"} <= materialized(initial)
-    before = tree_bytes(dirs.reports / BUNDLED_PRICE_DATE)
+    before = tree_bytes(dirs.reports / PROVIDER_FILES_PRICE_DATE)
     assert "report.html" in before and "report.pdf" in before
     results_record = instance.fetch_materializations(dg.AssetKey("stg_results"), limit=1).records[0]
     automation = dg.evaluate_automation_conditions(defs=definitions, instance=instance)
@@ -108,7 +113,7 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     # a new dated report; the previous one byte for byte as it was; latest is the new one
     new = dirs.reports / "2026-09-01"
     assert (new / "report.html").is_file() and (new / "report.pdf").is_file()
-    assert tree_bytes(dirs.reports / BUNDLED_PRICE_DATE) == before
+    assert tree_bytes(dirs.reports / PROVIDER_FILES_PRICE_DATE) == before
     assert (dirs.reports / "latest").resolve() == new.resolve()
     # every report asset names the file it published (shown in the UI)
     for asset, published in (("report_html", new / "report.html"), ("report_pdf", new / "report.pdf"),
@@ -145,6 +150,8 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
 
 def test_automation_carries_a_partial_run_and_respects_blocking_checks(world):
     dirs, definitions, instance, settings = world
+    (request,) = tick(definitions, instance, settings, None).run_requests  # everything built once, as by the sensor
+    assert execute(definitions, instance, request).success
     job = definitions.resolve_implicit_global_asset_job_def()
     checks = {c for c in definitions.resolve_asset_graph().asset_check_keys}
     cursor = dg.evaluate_automation_conditions(defs=definitions, instance=instance).cursor

@@ -1,20 +1,24 @@
 """Every bad input in tests/bad_inputs/ fails the run with its one-line error and loses nothing.
 
-The good pipeline runs once on a copy of the bundled raw/ (the baseline: a published report and
-a warehouse). Each case then runs the real Dagster job in process (real DuckDB file, real
-instance) against copies of that raw folder (with the case's files laid over it), of the
-published reports and of the warehouse, and must:
-  - fail, with the one-line reason the command line prints (cli.failure_reason) matching the
-    case's regex, which names the file and the line, column or field;
-  - show the error on the failed step in the instance's event log (what the Dagster UI reads);
-  - leave REPORTS_DIR byte-identical: index.html, every dated link, latest, every stored file;
-  - leave a warehouse that opens, with every mart table unchanged.
-Accepted cases (BOM, CRLF, extra columns, blank lines) must instead give the same marts. A few
-cases also go through the real command line, which must print exactly one line and exit 1.
+Each rejected case lays its files over a copy of the bundled raw/ and runs the project's report_job as the
+command line does, in process (real DuckDB file, real Dagster instance), for the steps a bad input can
+stop: the staging tables, their blocking checks and the marts. It must fail with the one-line reason the
+command line prints (runs.failure_reason) matching the case's regex, which names the file and the line,
+column or field, and the failed step or check in the instance's event log (what the Dagster UI reads)
+must show that error.
+
+That a failed run loses nothing is shown once per input kind (WHOLE_JOB: prices, instances, accelerators,
+mappings, results, throughput, systems, report.toml and MLPerf trees), by the whole job run over a copy of
+the bundled report's published reports and warehouse (the shared bundled_run): REPORTS_DIR stays
+byte-identical (index.html, every dated link, latest, every stored file) and the warehouse opens with every
+mart unchanged. Accepted cases (BOM, CRLF, extra columns, blank lines) must instead give the same marts as
+the bundled data, and all of them at once publish a report. A few cases also go through the real command
+line, which must print exactly one line and exit 1.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -32,9 +36,9 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.runs import failure_reason
 from pipelines.definitions import defs
-from tests.pipeline_runner import environment
+from pipelines.runs import failure_reason
+from tests.pipeline_runner import RunDirs, copy_run, environment
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"
@@ -153,22 +157,24 @@ def instance():
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory, instance):
-    """The good pipeline once: a published report and a warehouse to compare every case with."""
-    dirs = Dirs(tmp_path_factory.mktemp("good"))
-    shutil.copytree(REPO / "raw", dirs.raw)
-    result = run(dirs, instance)
-    assert result.success, failure_reason(result)
+def baseline(bundled_run):
+    """The good pipeline's published report and warehouse (the shared bundled_run), to compare every case with."""
+    dirs = Dirs(bundled_run.raw.parent)
     assert (dirs.reports / "latest" / "report.pdf").is_file()
     return dirs, snapshot(dirs.reports), tables(dirs.warehouse)
 
 
 def copy_of(baseline_dirs: Dirs, root: Path) -> Dirs:
+    """The baseline's raw/, published reports and warehouse (with its chart and PDF caches), to change."""
+    good = baseline_dirs
+    copy_run(RunDirs(good.raw, good.reports, good.warehouse, good.root / "dagster_home"), root)
+    return Dirs(root)
+
+
+def fresh(root: Path) -> Dirs:
+    """A copy of the bundled raw/ with an empty reports folder and no warehouse yet."""
     dirs = Dirs(root)
-    shutil.copytree(baseline_dirs.raw, dirs.raw, symlinks=True)
-    shutil.copytree(baseline_dirs.reports, dirs.reports, symlinks=True)
-    dirs.warehouse.parent.mkdir(parents=True)
-    shutil.copyfile(baseline_dirs.warehouse, dirs.warehouse)
+    shutil.copytree(REPO / "raw", dirs.raw)
     return dirs
 
 
@@ -203,17 +209,25 @@ def _step_errors(instance: dg.DagsterInstance, run_id: str) -> list[str]:
 
 REJECTED = [n for n in CASES if not load_case(n).get("accepted")]
 ACCEPTED = [n for n in CASES if load_case(n).get("accepted")]
+# One case per input kind through the whole job over a copy of the published report (test_a_failed_run_loses_
+# nothing); the first three are checks that fail after their staging tables were written.
+WHOLE_JOB = ["prices_negative", "toml_instance_not_in_instances", "mlperf_log_cut_mid_line", "instances_zero",
+             "accelerators_bad_regex", "mappings_duplicate_key", "results_non_numeric", "throughput_negative",
+             "systems_invalid_json"]
 
 
-@pytest.mark.parametrize("name", REJECTED)
-def test_bad_input_fails_with_its_error_and_loses_nothing(name, baseline, instance, tmp_path):
-    good, published, good_tables = baseline
+@functools.cache
+def staging_and_marts() -> tuple[dg.AssetKey, ...]:
+    """The steps of report_job that a bad input can stop: its raw observations, staging tables (with their
+    blocking checks) and marts; the report's steps never run after a failure in these."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        specs = defs().resolve_all_asset_specs()
+    return tuple(s.key for s in specs if s.group_name in ("raw", "staging", "marts"))
+
+
+def _fails_with_its_error(name: str, result, instance: dg.DagsterInstance) -> str:
     case = load_case(name)
-    dirs = copy_of(good, tmp_path)
-    apply_case(name, dirs.raw)
-
-    result = run(dirs, instance)
-
     assert not result.success, f"{name}: the run succeeded on bad input"
     reason = failure_reason(result)
     assert "\n" not in reason
@@ -225,36 +239,39 @@ def test_bad_input_fails_with_its_error_and_loses_nothing(name, baseline, instan
     assert re.search(case["error"], reason), f"{name}: {reason!r} does not match {case['error']!r}"
     # the Dagster UI shows the same error on the failed step or check
     assert any(re.search(case["error"], " ".join(text.split())) for text in _step_errors(instance, result.run_id)), name
+    return reason
 
+
+@pytest.mark.parametrize("name", REJECTED)
+def test_bad_input_fails_with_its_error(name, instance, tmp_path):
+    dirs = fresh(tmp_path)
+    apply_case(name, dirs.raw)
+    result = run(dirs, instance, list(staging_and_marts()))
+    _fails_with_its_error(name, result, instance)
+    case = load_case(name)
+    if "runs_reason" in case:
+        reasons = tables(dirs.warehouse)["stg_mlperf_runs"]["reason"].drop_nulls().to_list()
+        assert reasons and all(re.search(case["runs_reason"], r) for r in reasons), reasons
+
+
+def test_whole_job_cases_cover_every_input_kind():
+    assert {name.split("_")[0] for name in WHOLE_JOB} == {name.split("_")[0] for name in CASES}
+    assert set(WHOLE_JOB) <= set(REJECTED)
+
+
+@pytest.mark.parametrize("name", WHOLE_JOB)
+def test_a_failed_run_loses_nothing(name, baseline, instance, tmp_path):
+    good, published, good_tables = baseline
+    dirs = copy_of(good, tmp_path)
+    apply_case(name, dirs.raw)
+
+    result = run(dirs, instance)
+
+    _fails_with_its_error(name, result, instance)
     assert snapshot(dirs.reports) == published, f"{name}: the published report changed"
     after = tables(dirs.warehouse)  # opens: not corrupted
-    if "runs_reason" in case:
-        reasons = after["stg_mlperf_runs"]["reason"].drop_nulls().to_list()
-        assert reasons and all(re.search(case["runs_reason"], r) for r in reasons), reasons
-    hole = case.get("known_hole")
     for table, frame in marts(good_tables).items():
-        if table != hole:
-            assert after[table].equals(frame), f"{name}: mart {table} changed"
-    if hole:
-        # Known hole, reported: time_to_train depends on stg_results only, so a run whose other
-        # staging step fails still rewrites it from new, valid results (nothing is published;
-        # the next good run recomputes every mart). Remove known_hole when marts.py gates on
-        # all of staging; this then fails to say so.
-        assert not after[hole].equals(good_tables[hole]), f"{name}: the {hole} hole is fixed: drop known_hole"
-        pytest.xfail(f"known hole: a failed run still rewrites mart {hole} (independent of the failed step)")
-
-
-STAGING_AND_MARTS = None
-
-
-def _staging_and_marts() -> list[dg.AssetKey]:
-    global STAGING_AND_MARTS
-    if STAGING_AND_MARTS is None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", dg.BetaWarning)
-            specs = defs().resolve_all_asset_specs()
-        STAGING_AND_MARTS = [s.key for s in specs if s.group_name in ("staging", "marts")]
-    return STAGING_AND_MARTS
+        assert after[table].equals(frame), f"{name}: mart {table} changed"
 
 
 # input_files holds each file's SHA-256 and size, which an accepted re-encoding changes
@@ -264,10 +281,10 @@ _SAME_NUMBERS = ["time_to_train", "report_dates", "price_history", "cost_to_trai
 @pytest.mark.parametrize("name", ACCEPTED)
 def test_accepted_input_gives_the_same_numbers(name, baseline, instance, tmp_path):
     """BOM, CRLF, an extra column, blank lines: read, with the same marts as the bundled data."""
-    good, _, good_tables = baseline
-    dirs = copy_of(good, tmp_path)
+    _, _, good_tables = baseline
+    dirs = fresh(tmp_path)
     apply_case(name, dirs.raw)
-    result = run(dirs, instance, _staging_and_marts())
+    result = run(dirs, instance, list(staging_and_marts()))
     assert result.success, f"{name}: {failure_reason(result)}"
     after = tables(dirs.warehouse)
     for table in _SAME_NUMBERS:

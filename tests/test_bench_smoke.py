@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 from bench import harness
 from bench.__main__ import KEEP_MARKER, markdown, run_module, table_rows, write_markdown
 from bench.gen_scaled_raw import generate
-from bench.pipeline_bench import _Place, change_one_price, check_direct_matches
+from bench.pipeline_bench import _Place, add_price_file, check_direct_matches
 
 
 def test_run_command_measures_a_fresh_process_memory_and_fails_loudly(tmp_path):
@@ -179,12 +180,18 @@ def test_generated_data_passes_the_pipeline_with_hand_computed_costs(tmp_path):
     place.direct()
     assert check_direct_matches(place) == len(cost)
 
-    before = sorted((place.raw / "prices").glob("*.csv"))[-1].read_text()
-    change_one_price(place.raw, 0)
-    changed = sorted((place.raw / "prices").glob("*.csv"))[-1].read_text()
-    change_one_price(place.raw, 1)
-    assert changed != before
-    assert sorted((place.raw / "prices").glob("*.csv"))[-1].read_text().splitlines()[0] == before.splitlines()[0]
+
+
+def test_each_new_price_file_is_a_new_snapshot_with_a_new_price(tmp_path):
+    """The price rows of the bench: every run adds a snapshot dated after every other, the p4d cheaper each time."""
+    raw = tmp_path / "raw"
+    shutil.copytree(harness.REPO / "raw", raw)
+    first, second = add_price_file(raw, 0), add_price_file(raw, 1)
+    rows = [next(csv.DictReader(path.open())) for path in (first, second)]
+    assert [r["as_of"] for r in rows] == ["2026-09-28", "2026-09-29"]  # the newest bundled snapshot: 2026-09-27
+    assert [r["instance_type"] for r in rows] == ["p4d.24xlarge"] * 2
+    assert [float(r["usd_per_hour"]) for r in rows] == [pytest.approx(21.957642 * 0.99), pytest.approx(21.957642 * 0.98)]
+    assert first.name == "on_demand_2026-09-28.csv"
 
 
 @pytest.mark.slow

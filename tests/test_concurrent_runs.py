@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, copy_run
 
 pytestmark = pytest.mark.slow
 
@@ -33,8 +33,10 @@ def pool_intervals(instance: dg.DagsterInstance, run_id: str, pool_steps: set[st
     return spans
 
 
-def test_two_reports_at_once_both_succeed(tmp_path):
-    dirs = make_dirs(tmp_path)  # DAGSTER_HOME is empty: both processes install dagster.yaml at once
+def test_two_reports_at_once_both_succeed(bundled_run, tmp_path):
+    # DAGSTER_HOME is empty (both processes install dagster.yaml at once) and there is no warehouse yet; the
+    # PDF cache beside it has the bundled report (laid out by bundled_run), which both runs then serve
+    dirs = copy_run(bundled_run, tmp_path, reports=False, warehouse=False)
     env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
            "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home),
            "SOURCE_DATE_EPOCH": "1764374400"}

@@ -54,15 +54,11 @@ def test_an_instance_names_its_own_region(tmp_path):
     assert h100.region is None  # [regions]: eastus
 
 
-def test_bundled_llama2_lora_cost_and_value_by_hand(tmp_path):
+def test_bundled_llama2_lora_cost_and_value_by_hand(bundled_run):
     """The bundled report's Llama 2 70B LoRA rows against the CSV and price rows, worked by hand."""
     import duckdb
 
-    from tests.pipeline_runner import make_dirs, run_pipeline
-
-    dirs = make_dirs(tmp_path)
-    assert run_pipeline(dirs).success
-    with duckdb.connect(str(dirs.warehouse), read_only=True) as conn:
+    with duckdb.connect(str(bundled_run.warehouse), read_only=True) as conn:
         rows = {r[0]: r[1:] for r in conn.sql(
             "select instance_type, region, cost_to_train_usd, samples_per_dollar, relative_value from cost_to_train "
             "where comparison = 'current-generation' and benchmark = 'llama2_70b_lora' "
@@ -80,3 +76,15 @@ def test_bundled_llama2_lora_cost_and_value_by_hand(tmp_path):
     assert rows["Standard_ND96isr_MI300X_v5"][0] == "eastus2"
     assert rows["Standard_ND96isr_MI300X_v5"][1] == pytest.approx(23.1935, abs=1e-4)
     assert rows["Standard_ND96isr_MI300X_v5"][3] == pytest.approx(1.0723, abs=1e-4)
+    # the whole market (report.toml whole_market, prices/skypilot_2026-12-04/): the same measured system on the
+    # GPU clouds' 8x H100, each in its cheapest region. Lambda gpu_8x_h100_sxm5: 31.92 USD/h (lambda/vms.csv,
+    # us-east-1) x 27.536346 / 60 = $14.6493; Nebius's 8-GPU H100: 23.60 (nebius/vms.csv, eu-north1) = $10.8310;
+    # OCI's 8x MI300X: 48 (oci/vms.csv) x 28.991819 / 60 = $23.1935, the same as Azure's
+    assert rows["gpu_8x_h100_sxm5"][:2] == ("us-east-1", pytest.approx(14.6493, abs=1e-4))
+    assert rows["gpu-h100-sxm_8gpu-128vcpu-1600gb"][:2] == ("eu-north1", pytest.approx(10.8310, abs=1e-4))
+    assert rows["BM.GPU.MI300X.8"][1] == pytest.approx(23.1935, abs=1e-4)
+    with duckdb.connect(str(bundled_run.warehouse), read_only=True) as conn:
+        providers = {r[0] for r in conn.sql("select distinct provider from cost_to_train "
+                                            "where comparison = 'current-generation'").fetchall()}
+    # at least 4 providers beyond the big three: Lambda, Nebius, Hyperstack, Mithril, Cudo and OCI
+    assert providers - {"aws", "gcp", "azure"} == {"lambda", "nebius", "hyperstack", "mithril", "cudo", "oci"}

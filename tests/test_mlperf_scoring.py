@@ -88,7 +88,8 @@ def test_olympic_score_of_a_tree(v10):
                    "division": "closed", "rule_deviation": None, "deviates_from_rules": False,
                    "official_crash": None, "scaling_factor": 1.0, "benchmark_model": "resnet",
                    "folder": "ExampleCorp", "benchmark_path": "training_results_v1.0/ExampleCorp/results/sys_a/resnet",
-                   "quirk": None, "energy_joules": None, "energy_kwh": None, "official_energy_joules": None,
+                   "quirk": None, "division_source": "systems JSON", "score_basis": "official",
+                   "energy_joules": None, "energy_kwh": None, "official_energy_joules": None,
                    "energy_runs": None, "energy_note": None,  # no power/ folder: no measured energy
                    # every run reaches the target at epoch 16 (3264 a batch): 16 epochs of ImageNet's 1,281,167
                    "global_batch_size": 3264, "summarizer_samples_to_converge": 16.0,
@@ -157,26 +158,51 @@ def test_division_comes_from_the_systems_json(v10):
     assert only(scores, system="sys_typo")["division"] == "closed"
 
 
-def test_a_system_json_without_a_field_the_summarizer_prints_stops_it(v10):
-    # it means to skip such a system, but its error report raises NameError: no score, and a crash
+def test_a_system_json_without_a_field_the_summarizer_prints_stops_it_and_the_rules_score_it(v10):
+    # it means to skip such a system, but its error report raises NameError: a crash, kept; its scoring
+    # never reads hw_notes, so the runs are scored by the rules as it would score them: (31 + 32 + 33) / 3
     path = fx.write_system_json(v10 / "ExampleCorp", "sys_x")
     path.write_text(path.read_text().replace('"hw_notes"', '"hardware_notes"'))
     fx.write_benchmark(v10, "ExampleCorp", "sys_x", "resnet", [fx.converged(m) for m in (30.0, 31.0, 32.0, 33.0, 34.0)])
     _, scores = score_trees([v10])
     row = only(scores, system="sys_x")
-    assert row["time_to_train_minutes"] is None and row["division"] == "closed"
+    assert (row["time_to_train_minutes"], row["reason"], row["score_basis"]) == (32.0, None, "rules")
+    assert (row["division"], row["division_source"]) == ("closed", "systems JSON")
     assert row["official_crash"] == "systems JSON sys_x.json has no 'hw_notes' field"
-    assert row["reason"] == "the official summarizer stops on this system: systems JSON sys_x.json has no 'hw_notes' field"
 
 
-def test_a_system_the_official_summarizer_stops_on(v10):
-    # int("two") raises in the summarizer, which stops on the whole submitter folder
+def test_a_count_the_official_summarizer_cannot_multiply_stops_it_and_the_rules_score_it(v10):
+    # int("two") raises in the summarizer, which stops on the whole submitter folder; scoring never reads it
     fx.write_system_json(v10 / "ExampleCorp", "sys_y", host_processors_per_node="two")
-    fx.write_benchmark(v10, "ExampleCorp", "sys_y", "resnet", [fx.converged(m) for m in (30.0, 31.0, 32.0, 33.0, 34.0)])
+    fx.write_benchmark(v10, "ExampleCorp", "sys_y", "resnet", [fx.converged(m) for m in (30.0, 33.0, 40.0, 31.0, 29.0)])
     _, scores = score_trees([v10])
     row = only(scores, system="sys_y")
-    assert row["time_to_train_minutes"] is None
-    assert "host_processors_per_node" in row["official_crash"] and row["reason"].startswith("the official summarizer stops")
+    assert (row["time_to_train_minutes"], row["score_basis"]) == ((30 + 31 + 33) / 3, "rules")
+    assert "host_processors_per_node" in row["official_crash"]
+
+
+def test_where_the_rules_give_no_score_either_the_reason_says_both(v10):
+    fx.write_system_json(v10 / "ExampleCorp", "sys_z", host_processors_per_node="two")
+    fx.too_many_failures(v10, system="sys_z")
+    _, scores = score_trees([v10])
+    row = only(scores, system="sys_z")
+    assert row["time_to_train_minutes"] is None and row["score_basis"] is None
+    assert "host_processors_per_node" in row["official_crash"]
+    assert row["reason"].startswith("the official summarizer stops on this system: systems JSON sys_z.json "
+                                    "(host_processor_core_count=")
+    assert "; by the rules: 2 of 5 runs fail, at most 1 allowed (result_3.txt: " in row["reason"]
+
+
+def test_a_system_json_that_is_not_json_is_not_scored(v10):
+    # the tool stops before it knows anything of the system: no division, no accelerators, no score
+    (v10 / "ExampleCorp/systems").mkdir(parents=True)
+    (v10 / "ExampleCorp/systems/sys_w.json").write_text('{"division": "closed",, }')
+    fx.write_benchmark(v10, "ExampleCorp", "sys_w", "resnet", [fx.converged(m) for m in (30.0, 31.0, 32.0, 33.0, 34.0)],
+                       systems_json=False)
+    _, scores = score_trees([v10])
+    row = only(scores, system="sys_w")
+    assert (row["time_to_train_minutes"], row["score_basis"], row["division"]) == (None, None, None)
+    assert "not valid JSON" in row["official_crash"] and row["reason"].startswith("the official summarizer stops")
 
 
 def test_mixed_failure_kinds_and_formats(v10):

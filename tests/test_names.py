@@ -42,7 +42,8 @@ instances = ["aws/p4d.24xlarge", "aws/p3.16xlarge"]
     ('baseline = "aws/p3.16xlarge"', 'baseline = "aws/p3.16xlarg"', "comparisons[0].baseline",
      "aws/p3.16xlarg is not one of the comparison's instances; did you mean 'aws/p3.16xlarge'?"),
     ('"aws/p4d.24xlarge", "aws', '"AWS/p4d.24xlarge", "aws', "comparisons[0].instances[0]",
-     "provider 'AWS' is not one of aws, gcp, azure; did you mean 'aws'?"),
+     "provider 'AWS' is not a provider name: aws, gcp, azure or a public catalog's cloud (lower-case letters and "
+     "digits, e.g. lambda, nebius); did you mean 'aws'?"),
     ('"on_demand", "spot"]', '"on_demand", "spott"]', "pricing_models[1]",
      "'spott' is not a pricing option (on_demand, spot, reserved_1y, savings_plan_3y, committed_use_1y, "
      "commitment_3y, ...); did you mean 'spot'?"),
@@ -54,8 +55,10 @@ instances = ["aws/p4d.24xlarge", "aws/p3.16xlarge"]
      "'ondemand' is not one of on_demand, spot, reserved, savings_plan, committed_use; did you mean 'on_demand'?"),
     ('percent = 10', 'percnt = 10', "discounts[0].percnt", "is not a discount key (provider, instance, "
      "pricing_model, percent); did you mean 'percent'?"),
-    ('aws = "us-east-1"', 'awss = "us-east-1"', "regions.awss",
-     "must map aws, gcp or azure to a region name; did you mean 'aws'?"),
+    ('aws = "us-east-1"', 'AWS = "us-east-1"', "regions.AWS",
+     "must map a provider (aws, gcp, azure or a public catalog's cloud) to a region name; did you mean 'aws'?"),
+    ('aws = "us-east-1"', 'awss = "us-east-1"', "regions",  # "awss" may be a catalog's cloud: aws lacks a region
+     "has no region for provider aws (used by comparisons[0]); is its 'awss' meant to be 'aws'?"),
 ])
 def test_a_misspelled_name_in_report_toml_names_the_one_meant(tmp_path: Path, old, new, where, message):
     assert old in TOML

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from pipelines.publish.pdf_parts import GENERATED, WORKER_NICENESS, PdfCache, Printing, pdf_process
+from pipelines.publish.pdf_parts import GENERATED, WORKER_NICENESS, PdfCache, Printed, Printing, pdf_process
 
 DAY = date(2026, 8, 20)
 
@@ -44,11 +44,34 @@ def test_only_changed_documents_are_laid_out_again(tmp_path):
     assert again["b.pdf"].pdf == printed["b.pdf"].pdf and again["b.pdf"].pages == printed["b.pdf"].pages
     assert again["b.pdf"].layouts == 0  # none made in this run
     assert cache.prune() == 1  # the first "a.pdf" is served no more: its PDF and facts go
-    assert len(list((tmp_path / "pdf").iterdir())) == 4
+    assert len([p for p in (tmp_path / "pdf").iterdir() if p.is_file()]) == 4
 
     # another date is another document (the PDF carries it): laid out again
     with Printing(pages, date(2026, 9, 1), PdfCache(tmp_path / "pdf")) as later:
         assert sorted(later.laid_out) == ["a.pdf", "b.pdf"]
+
+
+def table(price: str, extra_rows: int = 0) -> str:
+    rows = "".join(f"<tr><td>row {i}</td></tr>" for i in range(4 + extra_rows))
+    return (f'<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><table id="tab-1"><tbody>'
+            f'<tr><td>{price}</td></tr>{rows}</tbody></table></body></html>')
+
+
+def test_a_changed_document_starts_from_the_rows_its_last_layout_moved(tmp_path):
+    """The rows a layout started on a new page (for their footnotes) are kept beside the PDFs: the next layout
+    of the document, after a new price, starts them on a new page at once (one layout); not after its table
+    changed shape."""
+    cache = PdfCache(tmp_path / "pdf")
+    first = table("$21.96")
+    cache.remember("a.pdf", Printed(b"%PDF-", ("tab-1/2",), 2, 2), first)  # as a two-layout print would leave it
+    assert PdfCache(tmp_path / "pdf").hints("a.pdf", table("$19.50")) == ("tab-1/2",)
+    assert PdfCache(tmp_path / "pdf").hints("a.pdf", table("$19.50", extra_rows=1)) == ()
+    assert PdfCache(tmp_path / "pdf").hints("b.pdf", first) == ()
+    with Printing({"a.pdf": table("$19.50")}, DAY, PdfCache(tmp_path / "pdf")) as printing:
+        printed = printing.result()["a.pdf"]
+    assert (printed.breaks, printed.layouts, printed.pages) == (("tab-1/2",), 1, 2)  # row 2 on page 2, at once
+    assert "$19.50" in text_of(printed.pdf)
+    assert PdfCache(None).hints("a.pdf", first) == ()
 
 
 def test_nothing_to_lay_out_starts_no_process(tmp_path):
@@ -95,7 +118,7 @@ from datetime import date
 from pipelines.defs import atlas_report
 from pipelines.publish import page_breaks, pdf_parts, render
 html = {page("alpha")!r}
-page_breaks.table_shape(html)
+page_breaks.table_prefixes(html)
 with pdf_parts.Printing({{"a.pdf": html}}, date(2026, 8, 20), pdf_parts.PdfCache(None)) as printing:
     assert printing.result()["a.pdf"].pages == 1
 print(sorted(name for name in sys.modules if name.split(".")[0] == "weasyprint"))

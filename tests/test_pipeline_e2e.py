@@ -10,7 +10,8 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.metrics.cost import EXPORT_COLUMNS
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, make_dirs, pipeline_env, run_pipeline
+from tests.atlas_runner import SAMPLE
+from tests.pipeline_runner import BUNDLED_PRICE_DATE, built_report, make_dirs, pipeline_env, run_pipeline
 
 
 def test_definitions_load(tmp_path):
@@ -40,15 +41,22 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     assert history.columns == ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
                                "recurring_usd_per_hour", "certainty", "zone_count", "zone_min_usd_per_hour",
-                               "zone_max_usd_per_hour", "interruption_frequency"]
+                               "zone_max_usd_per_hour", "interruption_frequency", "offer_kind"]
     # every row of the bundled snapshots: on demand, the report's 12 and the atlas instances' 14; then the
     # spot and commitment snapshots (raw/SOURCES.md): committed use 2 + 2 + 4 + 4, reserved 24 + 21 + 4,
     # savings plans 36, spot 2 + 3 + 8 + 3; and prices/added_instances.csv (the catalog's newer instances):
     # on demand 29, committed use 8, spot 4; prices/current_generation_2025.csv: on demand 3;
-    # prices/refreshed_2026.csv: on demand 26, of which 7 repeat rows of added_instances.csv (collapsed)
+    # prices/refreshed_2026.csv: on demand 26, of which 7 repeat rows of added_instances.csv (collapsed);
+    # prices/skypilot_2026-12-04/: one row per (region, instance type) of each offer whose accelerator the
+    # alias table knows, on demand: lambda 5 (1x A100 SXM4, 8x H100 SXM5, 1x/2x/8x B200), nebius 21
+    # (H100 1x/8x, H200 1x/8x in 3 regions each, 12 L40S, 8x B200), verda 6 (1x/4x B300, 1x B200,
+    # 1x/2x/4x RTX PRO 6000), hyperstack 16 (A100 PCIe 5, H100 PCIe 5, H100 SXM5 in 2 regions, L40 4),
+    # mithril 4, hyperbolic 3 (H100 80GB HBM3), oci 8 (B200, B300, GB200, GB300, L40S, MI300X, MI355X,
+    # RTX PRO 6000), cudo 16 (H100-SXM 4 sizes x 2 regions, A100 PCIe 8) = 79; spot where SpotPrice is
+    # given: nebius 8, verda 6, mithril 4 = 18
     counts = dict(history.group_by("pricing_model").len().iter_rows())
-    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7, "committed_use": 12 + 8, "reserved": 49, "savings_plan": 36,
-                      "spot": 16 + 4}
+    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7 + 79, "committed_use": 12 + 8, "reserved": 49,
+                      "savings_plan": 36, "spot": 16 + 4 + 18}
 
 
 def test_exported_figures_match_the_inputs(bundled_run):
@@ -128,7 +136,6 @@ def test_failing_check_stops_the_report(tmp_path):
     assert not (dirs.reports / "latest").exists()
 
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 
 
 @pytest.mark.skipif(not SAMPLE.is_dir(), reason="../shared/mlperf-sample is not beside the repo")
@@ -138,11 +145,13 @@ def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     # without its logged-throughput row (the file's only one), the result's samples per dollar rests on
     # samples to converge
     (dirs.raw / "throughput" / "mlperf_logged_throughput.csv").unlink()
-    assert run_pipeline(dirs).success
-    html = (dirs.reports / "latest" / "report.html").read_text()
+    result = run_pipeline(dirs, pdf=False)  # the data and the HTML are read: no PDF
+    assert result.success
+    built = built_report(dirs, result)
+    html = (built / "report.html").read_text()
     # DGX A100 MXNet ResNet-50 in v1.0: 5 logs, result_1 aborted -> 4 scored, the same 28.770861 min
     assert "runs scored: 4 of 5 (1 dropped)" in html
-    scores = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_scores.csv")
+    scores = pl.read_csv(built / "data" / "mlperf_scores.csv")
     row = scores.filter((pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet")).row(0, named=True)
     assert (row["runs"], row["dropped_runs"]) == (5, 1)
     assert row["time_to_train_minutes"] == pytest.approx(28.770861111111106, abs=1e-6)
@@ -150,12 +159,12 @@ def test_result_tree_scores_and_run_counts_reach_the_report(tmp_path):
     # (tests/test_atlas_official): 3264, and the olympic mean of the runs' epochs, 35, x 1,281,167 ImageNet images
     assert (row["global_batch_size"], row["summarizer_samples_to_converge"]) == (3264, 35.0)
     assert row["samples_to_converge"] == 35 * 1_281_167
-    costs = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv").filter(
+    costs = pl.read_csv(built / "data" / "cost_to_train.csv").filter(
         (pl.col("system") == "dgxa100_ngc21.05_mxnet") & (pl.col("benchmark") == "resnet"))
     assert costs.height and set(costs["samples_to_converge"]) == {35 * 1_281_167}
     assert set(costs["samples_per_dollar_basis"]) == {"samples to converge / cost"}
     for cost in costs.iter_rows(named=True):  # samples per dollar = samples to converge / cost to train
         assert cost["samples_per_dollar"] == pytest.approx(35 * 1_281_167 / cost["cost_to_train_usd"], rel=1e-9)
-    runs = pl.read_csv(dirs.reports / "latest" / "data" / "mlperf_runs.csv")
+    runs = pl.read_csv(built / "data" / "mlperf_runs.csv")
     assert runs.filter(pl.col("status") == "dropped")["run_file"].to_list() == [
         "mlperf/training_results_v1.0/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet/result_1.txt"]

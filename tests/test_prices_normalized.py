@@ -48,7 +48,7 @@ def test_bom_crlf_extra_columns_and_blank_lines_are_read(tmp_path):
         "pricing_model": "on_demand", "term_years": None, "payment_option": None, "offering_class": None,
         "upfront_usd": 0.0, "recurring_usd_per_hour": 32.7726, "certainty": "exact", "zone_count": None,
         "zone_min_usd_per_hour": None, "zone_max_usd_per_hour": None, "interruption_frequency": None,
-        "file": "p.csv", "line": "3",
+        "offer_kind": "list", "file": "p.csv", "line": "3",
     }
 
 

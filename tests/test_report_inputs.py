@@ -46,10 +46,16 @@ def test_bundled_appendix_lists_every_input_file(bundled_run):
     html = (dated / "report.html").read_text(encoding="utf-8")
     appendix = html[html.index('<section id="sources"'):]  # appendix C, sources, ends with the input files
     hashes = re.findall(r'<td class="hash">([0-9a-f]{64})</td>', appendix)
-    # the 25 systems JSON files (8 of the A100/V100 comparisons, 17 of the current generation) are one row
-    # whose hash is the digest of their names and hashes; every other file keeps its own row
+    # the 25 systems JSON files (8 of the A100/V100 comparisons, 17 of the current generation) and the 28 price
+    # files (20 snapshots of the big three's prices, 8 catalogs of prices/skypilot_2026-12-04/) are one row
+    # each, whose hash is the digest of their names and hashes; every other file keeps its own row (the 8
+    # catalogs also among the instance files: the instance catalog takes their offers)
+    counts = dict(listed.group_by("kind").len().iter_rows())
+    assert counts["systems"] == 25 and counts["prices"] == 28 and counts["instances"] == 9
+    grouped = [kind for kind, n in counts.items() if n > MAX_FILES_PER_KIND]
+    assert sorted(grouped) == ["prices", "systems"]
+    others = listed.filter(~pl.col("kind").is_in(grouped))["sha256"].to_list()
+    digests = [files_digest(listed.filter(pl.col("kind") == kind).to_dicts()) for kind in grouped]
+    assert sorted(hashes) == sorted(others + digests)
     systems = listed.filter(pl.col("kind") == "systems")
-    assert systems.height > MAX_FILES_PER_KIND
-    others = listed.filter(pl.col("kind") != "systems")["sha256"].to_list()
-    assert sorted(hashes) == sorted(others + [files_digest(systems.to_dicts())])
     assert f"{systems.height} systems files" in appendix

@@ -16,10 +16,11 @@ from types import SimpleNamespace as Page
 import pytest
 from pypdf import PdfReader
 
-from pipelines.publish.page_breaks import (displaced_footnotes, row_on_new_page, row_position, rows_on_new_page,
-                                           table_shape)
+from pipelines.publish.page_breaks import (displaced_footnotes, hints_that_hold, layout_hints, row_on_new_page,
+                                           row_position, rows_on_new_page)
 from pipelines.publish.pdf import lay_out
-from tests.pipeline_runner import BUNDLED_RAW
+from tests.pipeline_runner import BUNDLED_RAW, published_breaks
+
 
 
 def _flat(text: str) -> str:
@@ -36,10 +37,11 @@ def published(bundled_run):
 
 
 @pytest.fixture(scope="module")
-def document(published):
-    """WeasyPrint's layout of the published HTML (the pages the PDF was written from)."""
+def document(bundled_run, published):
+    """WeasyPrint's layout of the published HTML (given the rows the published layout moved to new pages, it
+    lays out once: the same pages the PDF was written from)."""
     html, reader, _ = published
-    laid = lay_out(html).document
+    laid = lay_out(html, breaks=published_breaks(bundled_run)).document
     assert len(laid.pages) == len(reader.pages), "the published PDF and a fresh layout differ in page count"
     return laid
 
@@ -109,9 +111,9 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     html, reader, texts = published
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
-    # the price date is the newest on-demand price of the compared instances (GCP's pricing.yml of
-    # 2026-08-20, prices/refreshed_2026.csv); the previous snapshot AWS's price file of 2026-07-20
-    assert "Prices as of 2026-08-20" in title and "Previous snapshot 2026-07-20" in title
+    # the price date is the newest on-demand price of the compared instances (the GPU clouds' catalogs of
+    # 2026-12-04, in the whole-market comparison); the previous snapshot GCP's pricing.yml of 2026-08-20
+    assert "Prices as of 2026-12-04" in title and "Previous snapshot 2026-08-20" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
@@ -159,11 +161,11 @@ def test_cross_references_name_the_page(published, anchors):
 def test_metadata_outline_and_tagged_alt_text(published):
     html, reader, texts = published
     meta = reader.metadata
-    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-08-20"
+    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-12-04"
     assert meta.author == "Cost-to-train pipeline"
     assert "MLPerf Training results" in meta.subject
     assert "ResNet-50" in meta["/Keywords"] and "MLPerf" in meta["/Keywords"]
-    assert meta["/CreationDate"].startswith("D:20260820000000")  # fixed from the price date
+    assert meta["/CreationDate"].startswith("D:20261204000000")  # fixed from the price date
     root = reader.trailer["/Root"]
     assert root["/Lang"] == "en"
     assert root["/MarkInfo"]["/Marked"] is True or root["/MarkInfo"]["/Marked"] == True  # noqa: E712
@@ -252,9 +254,9 @@ def test_analysis_figures_by_hand(published):
     # price to beat the baseline, in Table 2's p4d row
     beat_baseline = baseline / (a100 / 60)
     assert f"${beat_baseline:.4f}" in text
-    # since the previous snapshot (2026-07-20) no compared price moved (the 2025 cut's story, at price date
-    # 2025-06-01: tests/test_report_wording.py)
-    assert "Since 2026-07-20: unchanged." in text
+    # since the previous snapshot (GCP's of 2026-08-20) no compared price moved (the 2025 cut's story, at
+    # price date 2025-06-01: tests/test_report_wording.py)
+    assert "Since 2026-08-20: unchanged." in text
     assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text
 
 
@@ -267,9 +269,14 @@ def test_rows_started_on_a_new_page_are_named_and_can_be_started_again():
     assert row_position(html, "tab-1/1") == html.index('<tr class="b">')
     assert row_position(html, "tab-2/0") == html.index("<tr><td>z")
     assert [row_position(html, ref) for ref in ("tab-1/2", "tab-9/0", "tab-1/x")] == [None, None, None]
-    # the shape: table ids and rows, not their text (a new price keeps it, a new row does not)
-    assert table_shape(html) == table_shape(html.replace(">x<", ">$18.00<"))
-    assert table_shape(html) != table_shape(html.replace("<tbody><tr><td>z", "<tbody><tr><td>w</td></tr><tr><td>z"))
+    # a hint holds while the tables up to its own keep their ids and rows: a new price keeps it, a row added
+    # to a later table too, a row added to its own table or an earlier one does not
+    hints = layout_hints(rows_on_new_page(moved), html)
+    assert hints_that_hold(hints, moved.replace(">x<", ">$18.00<")) == ("tab-1/1",)
+    assert hints_that_hold(hints, html.replace("<tbody><tr><td>z", "<tbody><tr><td>w</td></tr><tr><td>z")) == ("tab-1/1",)
+    assert hints_that_hold(hints, html.replace('<tr class="a">', '<tr><td>new</td></tr><tr class="a">')) == ()
+    assert hints_that_hold(hints, '<table id="tab-0"><tr><td>new</td></tr></table>' + html) == ()
+    assert hints_that_hold({"shape": "an older run's record", "breaks": ["tab-1/1"]}, html) == ()
 
 
 def test_a_layout_starts_the_rows_it_is_given_on_new_pages():

@@ -103,11 +103,16 @@ def test_pdf_and_html_show_the_options_and_the_break_even(report_text):
 
 
 def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
-    """At the default price date (2026-08-20) the 2026 spot snapshots are in force: AWS p4d's (SkyPilot
-    catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30); the 2026-09-24 AWS
-    reservations and savings plans are dated after it."""
+    """At the default price date (2026-12-04, the GPU clouds' catalogs) the 2026 spot snapshots are in
+    force: AWS p4d's (SkyPilot catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30); so
+    are the 2026-09-24 AWS reservations and savings plans: p4d's cheapest 1-year commitment is the
+    all-upfront standard RI at 12.993 USD/h, its cheapest 3-year one the all-upfront RI at 8.15906
+    (raw/prices/reserved_2026-09-24.csv; the savings plans' 15.59 and 13.61 are dearer)."""
     cost = _resnet_a100_v100(bundled_run)
-    assert cost.filter(pl.col("instance_type") == "p4d.24xlarge")["pricing_option"].to_list() == ["on_demand", "spot"]
+    assert cost.filter(pl.col("instance_type") == "p4d.24xlarge")["pricing_option"].to_list() == [
+        "on_demand", "spot", "commitment_1y", "commitment_3y"]
+    assert option(cost, "p4d.24xlarge", "commitment_1y")["usd_per_hour"] == 12.993
+    assert option(cost, "p4d.24xlarge", "commitment_3y")["usd_per_hour"] == 8.15906
     p4d = option(cost, "p4d.24xlarge", "spot")
     assert p4d["usd_per_hour"] == 8.0001 and p4d["cost_to_train_usd"] == pytest.approx(8.0001 * RESNET_A100)  # 3.836161
     a2 = option(cost, "a2-highgpu-8g", "spot")
@@ -115,14 +120,16 @@ def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
 
 
 def test_a_negotiated_discount_is_labelled_the_users_own(tmp_path):
-    from tests.pipeline_runner import make_dirs, run_pipeline
+    from tests.pipeline_runner import built_report, make_dirs, run_pipeline
 
     dirs = make_dirs(tmp_path)
     toml = dirs.raw / "report.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + '\n[[discounts]]\nprovider = "aws"\n'
                     'pricing_model = "on_demand"\npercent = 12\n', encoding="utf-8")
-    assert run_pipeline(dirs).success
-    cost = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv")
+    result = run_pipeline(dirs, pdf=False)  # the data and the HTML are read: no PDF
+    assert result.success
+    built = built_report(dirs, result)
+    cost = pl.read_csv(built / "data" / "cost_to_train.csv")
     p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
                       & (pl.col("instance_type") == "p4d.24xlarge")).row(0, named=True)
     # 21.957642 x (1 - 0.12) = 19.322725 USD/h; x 0.479514 h = 9.265524
@@ -133,8 +140,8 @@ def test_a_negotiated_discount_is_labelled_the_users_own(tmp_path):
     assert p4d["savings_pct"] == pytest.approx(100 * (1 - 9.265524 / 25.591768), abs=1e-4)
     gcp = cost.filter(pl.col("instance_type") == "a2-highgpu-8g")["whose_price"].unique().to_list()
     assert gcp == ["list"]
-    html = unescape((dirs.reports / "latest" / "report.html").read_text(encoding="utf-8"))
+    html = unescape((built / "report.html").read_text(encoding="utf-8"))
     assert "own price" in html and "Your own negotiated price (own: 12% off on_demand list), not a list price" in html
     assert "list prices except the user's own negotiated prices (12% off AWS on_demand)" in html
-    history = pl.read_csv(dirs.reports / "latest" / "data" / "price_history.csv")
+    history = pl.read_csv(built / "data" / "price_history.csv")
     assert 21.957642 in history["usd_per_hour"].to_list()  # the price history keeps the list prices

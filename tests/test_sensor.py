@@ -20,9 +20,12 @@ import pytest
 from tests.pipeline_runner import make_dirs, pipeline_env
 
 MLPERF_AND_RESULTS = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
-                      "stg_mlperf_scores", "stg_instances", "stg_mappings", "stg_comparisons"}
+                      "stg_mlperf_scores", "stg_comparisons"}
+# prices/ holds the public catalogs too, whose offers are instances: a price run re-reads them and rebuilds
+# the instance catalog and the mappings derived from it
 PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "cheapest_offers", "price_changes",
-             "cost_changes", "input_files", "report_html", "report_pdf", "report_data", "published_report"}
+             "cost_changes", "input_files", "report_html", "report_pdf", "report_data", "published_report",
+             "stg_catalog_offers", "stg_instances", "stg_mappings", "catalog_unknown_accelerators"}
 
 
 @pytest.fixture
@@ -96,8 +99,9 @@ def test_changed_price_file_requests_prices_and_downstream_only(env):
     path.write_text(path.read_text().replace("21.957642", "20.5"))
     result = tick(env, cursor)
     (request,) = result.run_requests
-    # with the raw observation it reads (the instance catalog comes from stg_instances, already staged)
-    assert names(request) == PRICE_RUN | {"raw_prices"}
+    # with the raw observations it reads: the catalog offers read the alias table beside accelerators.csv,
+    # and the instance catalog and the mappings derived from it are rebuilt with them
+    assert names(request) == PRICE_RUN | {"raw_prices", "raw_accelerator_aliases", "raw_instances", "raw_mappings"}
     assert not names(request) & MLPERF_AND_RESULTS
     # the coverage check reads stg_prices, so it runs (and blocks) in a price run
     assert {c.name for c in request.asset_check_keys} == {
@@ -134,6 +138,23 @@ def test_new_price_file_requests_a_run_with_a_key_from_the_hashes(env):
     new.write_text(new.read_text().replace("20.00", "19.00"))
     (other,) = tick(env, cursor).run_requests
     assert other.run_key != request.run_key
+
+
+def test_a_new_catalog_folder_requests_the_catalog_offers_and_the_report(env):
+    dirs = env[0]
+    cursor = settle(env)
+    new = dirs.raw / "prices" / "skypilot_2026-12-05" / "lambda" / "vms.csv"
+    new.parent.mkdir(parents=True)
+    new.write_bytes((dirs.raw / "prices" / "skypilot_2026-12-04" / "lambda" / "vms.csv").read_bytes())
+    (request,) = tick(env, cursor).run_requests
+    assert {"stg_catalog_offers", "stg_instances", "stg_prices", "published_report"} <= names(request)
+    assert request.tags["pipelines/raw_changed"] == "raw_prices"
+    # a changed row of a catalog already there is a change too
+    cursor = tick(env, cursor).cursor
+    old = dirs.raw / "prices" / "skypilot_2026-12-04" / "nebius" / "vms.csv"
+    old.write_text(old.read_text().replace("23.60", "22.90"))
+    (changed,) = tick(env, cursor).run_requests
+    assert "stg_catalog_offers" in names(changed)
 
 
 def test_deleted_file_is_a_change(env):

@@ -9,6 +9,7 @@ from tests.pipeline_runner import make_dirs, run_pipeline
 from tests.small_raw import write_small_raw
 
 
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     dirs = make_dirs(tmp_path_factory.mktemp("small"), raw_source=None)

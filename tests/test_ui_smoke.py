@@ -22,7 +22,8 @@ import dagster as dg
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, make_dirs, pipeline_env
+from tests.atlas_runner import SAMPLE
+from tests.pipeline_runner import PROVIDER_FILES_PRICE_DATE, REPO, copy_run, make_dirs, pipeline_env, without_catalogs
 
 pytestmark = pytest.mark.slow
 
@@ -153,8 +154,10 @@ def test_make_starts_with_default_signal_handling_whatever_the_test_process_had(
 
 
 @pytest.fixture
-def dirs(tmp_path):
-    return make_dirs(tmp_path)
+def dirs(provider_files_run, tmp_path):
+    """raw/ without the catalogs (the daemon test adds a snapshot dated after the big three's files) and that
+    report's chart and PDF caches (its first run serves them); no warehouse, no history."""
+    return copy_run(provider_files_run, tmp_path, reports=False, warehouse=False)
 
 
 def expected_graph(dirs) -> tuple[dict[str, set[str]], set[str]]:
@@ -276,12 +279,13 @@ def wait_for_runs(port: int, count: int, timeout: float) -> list[dict]:
 def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
     """The daemon path for real: the sensor's first tick builds everything, checks show their
     results, a new price file starts one price-only run, and Ctrl-C stops it all."""
+    without_catalogs(dirs.raw)  # the new price file is dated after the bundled report's
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
         ui.wait_ready()
         (first,) = wait_for_runs(ui.port, 1, 300)
         assert first["status"] == "SUCCESS", ui.log.read_text()[-3000:]
-        assert (dirs.reports / BUNDLED_PRICE_DATE / "report.html").is_file()
+        assert (dirs.reports / PROVIDER_FILES_PRICE_DATE / "report.html").is_file()
         executions = {c["name"]: c["executionForLatestMaterialization"]
                       for n in graphql(ui.port, CHECK_RESULTS)["assetNodes"]
                       if n["assetChecksOrError"]["__typename"] == "AssetChecks"
@@ -340,7 +344,6 @@ def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
 
 
 # ---- the atlas in the UI ---------------------------------------------------------------------------
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "mlperf-sample"
 JOBS = """{ repositoriesOrError { ... on RepositoryConnection { nodes { name location { name }
   jobs { name } } } } }"""
 ADD_PARTITION = """mutation($repo: RepositorySelector!, $key: String!) { addDynamicPartition(
@@ -376,7 +379,8 @@ def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
         done = subprocess.run([str(REPO / ".venv" / "bin" / "python"), "-m", "pipelines.cli", "atlas"], cwd=REPO,
                               env=dict(os.environ), capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
-    made = cli.reports / "atlas" / BUNDLED_PRICE_DATE / "data"
+    # the sample's accelerators have no offer in the catalogs: the atlas is dated by the big three's files
+    made = cli.reports / "atlas" / PROVIDER_FILES_PRICE_DATE / "data"
 
     ui = UI(dirs, free_port(), tmp_path / "ui.log", MLPERF_DIR=str(mlperf), SOURCE_DATE_EPOCH="1764374400")
     try:
@@ -409,6 +413,6 @@ def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
     except BaseException:
         ui.kill()
         raise
-    launched_data = dirs.reports / "atlas" / BUNDLED_PRICE_DATE / "data"
+    launched_data = dirs.reports / "atlas" / PROVIDER_FILES_PRICE_DATE / "data"
     for name in ("atlas.csv", "mlperf_scores.csv"):
         assert (launched_data / name).read_bytes() == (made / name).read_bytes(), name

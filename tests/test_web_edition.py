@@ -212,7 +212,7 @@ def test_atlas_every_pair_with_twelve_thousand_rows(atlas, sample_atlas_folder, 
     from pipelines.publish.render import render_html
     from pipelines.warehouse import connect, read_table
 
-    with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb") as conn:
+    with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb", read_only=True) as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
     costs = tables["atlas_costs"]
     copies = -(-12_000 // costs.height)
@@ -286,7 +286,7 @@ def test_print_only_pages_go_without_the_runtime_and_print_the_same(sample_atlas
     from pipelines.publish.render import render_html
     from pipelines.warehouse import connect, read_table
 
-    with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb") as conn:
+    with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb", read_only=True) as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
     doc = instances_document(build_context(tables, price_date=date(2025, 6, 1), generated_on="2025-12-01",
                                            mlperf_dir="sample", detail=DIGEST))

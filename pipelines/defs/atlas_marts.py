@@ -20,7 +20,7 @@ from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA
 from pipelines.ingest.corpus_rounds import corpus_rounds
 from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, stored
 from pipelines.metrics import atlas as metrics
-from pipelines.metrics.price_changes import on_demand, prices_in_force
+from pipelines.metrics.price_changes import offered, on_demand, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 
@@ -38,7 +38,8 @@ ATLAS_COLUMNS = [
     "instance_type", "instance_accelerators", "instances_needed", "idle_accelerators", "usd_per_hour",
     "cost_to_train_usd", "accelerator_hours", "usd_per_accelerator_hour", "cost_rank",
     "cheapest_for_accelerator", "fastest", "on_pareto_front", "price_basis", "status", "price_as_of",
-    "price_age_days", "stale", "price_certainty", "price_source", "assumption", "folder", "energy_kwh", "energy_basis",
+    "price_age_days", "stale", "price_certainty", "price_source", "offer_kind", "cluster_flag", "assumption", "folder",
+    "energy_kwh", "energy_basis",
     "emissions_kg_co2e", "emissions_basis", "energy_rank",
 ]
 
@@ -141,7 +142,7 @@ def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
 def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         instances = read_table(conn, "stg_instances")
-        history = on_demand(read_table(conn, "stg_prices")).join(
+        history = on_demand(offered(read_table(conn, "stg_prices"), report_settings(conn)["exclude_offer_kinds"])).join(
             instances.select("provider", "instance_type"), on=["provider", "instance_type"], how="semi")
         regions = {r["provider"]: r["region"] for r in read_table(conn, "stg_report_settings")["regions"][0]}
         used = to_polars(conn.sql("select distinct cloud_model from atlas_systems where cloud_model is not null"))
@@ -152,7 +153,11 @@ def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 def _entries(conn) -> pl.DataFrame:
-    return metrics.entries(read_table(conn, "atlas_scores"), read_table(conn, "atlas_systems"))
+    """Every scored entry and why it is not priced; a cloud model no priced offer carries is named."""
+    offered_models = to_polars(conn.sql(
+        "select distinct i.accelerator_model from atlas_instances i semi join atlas_prices p using (provider, instance_type)"))
+    return metrics.entries(read_table(conn, "atlas_scores"), read_table(conn, "atlas_systems"),
+                           offered_models["accelerator_model"].to_list())
 
 
 def atlas_price_date(conn):
@@ -178,7 +183,7 @@ _OPTION_COLUMNS = ["round", "benchmark", "benchmark_model", "division", "submitt
                    "accelerators_total", "time_to_train_minutes", "provider", "region", "instance_type",
                    "instances_needed", *metrics.OPTION_PRICE_COLUMNS, "usd_per_hour", "cost_to_train_usd",
                    "accelerator_hours", "usd_per_accelerator_hour", "price_as_of", "price_certainty", "price_source",
-                   "folder"]
+                   "offer_kind", "cluster_flag", "folder"]
 
 
 @atlas_multi_asset([
@@ -209,7 +214,7 @@ def atlas_costs(settings: PipelineSettings):
                                    metadata=table_metadata(conn, "atlas_option_costs", preview=True))
 
 
-@atlas_asset("atlas_unpriced", ["atlas_scores", "atlas_systems"],
+@atlas_asset("atlas_unpriced", ["atlas_scores", "atlas_systems", "atlas_instances", "atlas_prices"],
         "Every entry of the corpus the atlas cannot price, and why.", kinds=("duckdb", "polars"))
 @input_errors_as_failures
 def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:

@@ -7,6 +7,7 @@ import dagster as dg
 from pipelines.defs.atlas_marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
                                        stale_after_days)
 from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
+from pipelines.defs.metadata import layout_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.publish.from_marts import generated_on
 from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
@@ -25,9 +26,9 @@ def _price_date(settings: PipelineSettings):
 
 
 @atlas_multi_asset([
-    ("atlas_html", ATLAS_TABLES, "The atlas's web edition: one self-contained HTML page with every chart, written to the "
+    ("atlas_html", ATLAS_TABLES + ["catalog_unknown_accelerators"], "The atlas's web edition: one self-contained HTML page with every chart, written to the "
      "run's build folder. Charts are drawn once per content (publish/chart_cache.py)."),
-    ("atlas_pdf", ATLAS_TABLES, "The atlas's digest as tagged PDFs (WeasyPrint): atlas.pdf (summary, trend, entries not "
+    ("atlas_pdf", ATLAS_TABLES + ["catalog_unknown_accelerators"], "The atlas's digest as tagged PDFs (WeasyPrint): atlas.pdf (summary, trend, entries not "
      "priced, methodology), atlas-<round>.pdf per round with its cheapest results per model and atlas-instances.pdf "
      "(instances and prices); each laid out once per content (publish/pdf_parts.py). The web edition (atlas_html) "
      "has every chart and result."),
@@ -38,15 +39,12 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     from pipelines.publish.atlas_rounds import WEB
     from pipelines.publish.chart_cache import ChartCache
     from pipelines.publish.pdf_parts import PdfCache, Printing
-    from pipelines.publish.page_breaks import table_shape
 
-    charts, pdfs = ChartCache(settings.chart_cache), PdfCache(settings.pdf_cache)
+    charts, pdfs = ChartCache(settings.chart_cache("atlas")), PdfCache(settings.pdf_cache("atlas"))
     folder = build_dir(_atlas_reports(settings), context.run.run_id)
     inputs = _atlas_inputs(settings)
     pages = _digest_pages(inputs, charts)
-    shapes = {name: table_shape(html) for name, html in pages.items()}
-    with Printing(pages, inputs["price_date"], pdfs, _previous_breaks(context, shapes),
-                  generated_on=inputs["generated_on"]) as printing:
+    with Printing(pages, inputs["price_date"], pdfs, generated_on=inputs["generated_on"]) as printing:
         web = _atlas_page(inputs, WEB, charts).encode("utf-8")
         write_atomic(folder / "atlas.html", web)
         printed = printing.result()
@@ -63,15 +61,16 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
         "files": dg.MetadataValue.json(list(printed)), "pages": sum(p.pages for p in printed.values()),
         "laid_out": dg.MetadataValue.json(list(printing.laid_out)),
         "layouts": max((printed[name].layouts for name in printing.laid_out), default=0),
-        "rows_on_new_page": dg.MetadataValue.json({name: {"shape": shapes[name], "breaks": list(p.breaks)}
-                                                   for name, p in printed.items()})})
+        **layout_metadata(printed)})
 
 
 def _atlas_inputs(settings: PipelineSettings) -> dict:
     """What both editions are built from: the atlas's tables, its price date and stale age, the corpus folder."""
     mlperf = mlperf_dir_or_fail(settings)
     with settings.connect() as conn:
-        return {"tables": {name: read_table(conn, name) for name in ATLAS_TABLES}, "price_date": atlas_price_date(conn),
+        tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+        tables["catalog_unknown_accelerators"] = read_table(conn, "catalog_unknown_accelerators")
+        return {"tables": tables, "price_date": atlas_price_date(conn),
                 "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf),
                 "generated_on": generated_on().isoformat()}
 
@@ -107,19 +106,6 @@ def _digest_pages(inputs: dict, cache) -> dict[str, str]:
                for doc in round_documents(digest)},
             **({instances.heading.file: render_html(instances, "atlas_instances.html.j2", web=False)}
                if instances else {})}
-
-
-def _previous_breaks(context: dg.AssetExecutionContext, shapes: dict[str, str]) -> dict[str, tuple[str, ...]]:
-    """Per document, the rows the last run's PDF of that name started on a new page, where its tables had the
-    same shape (`shapes`: render.table_shape per document; a price change keeps it): laid out with them at
-    once, a document usually needs one layout."""
-    event = context.instance.get_latest_materialization_event(dg.AssetKey("atlas_pdf"))
-    metadata = event.asset_materialization.metadata if event and event.asset_materialization else {}
-    last = metadata["rows_on_new_page"].value if "rows_on_new_page" in metadata else {}
-    if not isinstance(last, dict):
-        return {}
-    return {name: tuple(str(ref) for ref in last[name]["breaks"]) for name, shape in shapes.items()
-            if name in last and last[name].get("shape") == shape}
 
 
 @atlas_asset("atlas_data", ATLAS_TABLES, "Every atlas table as data/<table>.csv and .parquet (mlperf_scores, atlas, "

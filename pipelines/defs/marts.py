@@ -11,12 +11,14 @@ import polars as pl
 from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
+from pipelines.ingest.catalog_instances import unknown_accelerators
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
 from pipelines.metrics.cheapest_offers import cheapest_offers as compute_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
-from pipelines.metrics.price_changes import on_demand, price_changes as compute_price_changes, prices_in_force
+from pipelines.metrics.price_changes import offered, on_demand, price_changes as compute_price_changes, prices_in_force
+from pipelines.metrics.market import with_market
 from pipelines.metrics.price_age import with_price_age
 from pipelines.metrics.pricing_options import apply_discounts, choose_options
 from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
@@ -38,7 +40,8 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 # stg_comparisons carries the blocking coverage check: the marts wait for it (and so does the report).
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons"], pool=POOL,
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons", "stg_instances"],
+          pool=POOL,
           automation_condition=REGENERATE,
           description="The report's price date (report.toml, else the newest on-demand snapshot) and the on-demand "
                       "snapshot before it.")
@@ -79,11 +82,15 @@ def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict
 
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     """Cost to train under each pricing option with the prices in force on a date (an empty frame for no date)."""
-    history = read_table(conn, "stg_prices")
+    settings = report_settings(conn)
+    history = offered(read_table(conn, "stg_prices"), settings["exclude_offer_kinds"])
     options, baseline_pricing, discounts, stale_after_days, workloads = _pricing(conn)
     prices = apply_discounts(prices_in_force(history, on) if on else history.clear(), discounts)
+    instances = read_table(conn, "stg_instances")
+    regions = {r["provider"]: r["region"] for r in settings["regions"]}
+    comparisons = with_market(read_table(conn, "stg_comparisons"), instances, on_demand(history), regions, on)
     inputs = assemble_inputs(
-        read_table(conn, "stg_comparisons"), read_table(conn, "stg_instances"), read_table(conn, "stg_mappings"),
+        comparisons, instances, read_table(conn, "stg_mappings"),
         read_table(conn, "time_to_train"), choose_options(prices, options), read_table(conn, "stg_throughput"),
         options, workload_frame(workloads),
     )
@@ -146,6 +153,16 @@ def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
         changes = compute_cost_changes(read_table(conn, "cost_to_train"), _cost_at(conn, previous))
         write_frame(conn, "cost_changes", changes)
         return _done(conn, "cost_changes")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["stg_catalog_offers"],
+          automation_condition=REGENERATE,
+          description="The public catalogs' accelerators that the alias table (accelerator_aliases.csv) does not know: "
+                      "their offers are never priced; both methodologies list them.")
+def catalog_unknown_accelerators(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        write_frame(conn, "catalog_unknown_accelerators", unknown_accelerators(read_table(conn, "stg_catalog_offers")))
+        return _done(conn, "catalog_unknown_accelerators")
 
 
 def _digest(raw: Path, name: str) -> tuple[str, int]:

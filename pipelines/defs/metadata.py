@@ -95,3 +95,9 @@ def input_errors_as_failures(fn):
         except InputError as error:
             raise failure(error) from error
     return step
+
+
+def layout_metadata(printed: dict) -> dict:
+    """What the UI shows of a PDF asset's layout: per document, the table rows it started on a new page so that
+    their footnotes print on their page (publish/pdf.py; PdfCache.hints keeps them for the next layout)."""
+    return {"rows_on_new_page": dg.MetadataValue.json({name: list(p.breaks) for name, p in printed.items()})}

@@ -17,6 +17,8 @@ RAW_INPUTS = {
     "raw_prices": ("prices", "*", "Price snapshots: normalized CSV and the providers' own price lists."),
     "raw_instances": ("instances.csv", "*", "The instance catalog: every cloud instance, its accelerators and billing."),
     "raw_accelerators": ("accelerators.csv", "*", "The accelerator catalog: names in systems JSON -> model -> cloud model."),
+    "raw_accelerator_aliases": ("accelerator_aliases.csv", "*", "The public catalogs' accelerator names -> cloud model "
+                                                                "(the project's when the data set has none)."),
     "raw_mappings": ("mappings.csv", "*", "Which measured system stands for which instance, per benchmark."),
     "raw_results": ("results", "*.csv", "MLPerf result-summarizer CSVs."),
     "raw_mlperf": ("mlperf", "*", "MLPerf Training result trees in the official layout."),

@@ -4,7 +4,7 @@
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import REGENERATE
+from pipelines.defs.metadata import REGENERATE, layout_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.publish.exports import write_table
@@ -20,7 +20,7 @@ from pipelines.warehouse import read_table
 # What the report's context reads (publish/from_marts.py), and what its HTML depends on: the marts
 # plus the staging tables whose rows it shows as they are.
 REPORT_MARTS = ["cheapest_offers", "cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train",
-                "input_files", "report_dates"]
+                "input_files", "report_dates", "catalog_unknown_accelerators"]
 REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons"]
 REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
 EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)
@@ -35,20 +35,26 @@ def _tables(settings: PipelineSettings, names: list[str]) -> dict[str, pl.DataFr
           description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
                       "build folder; published by published_report.")
 def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    from pipelines.publish.chart_cache import ChartCache
     from pipelines.publish.render import render_html
 
     tables = _tables(settings, REPORT_TABLES)
-    html = render_html(report_context(tables))
+    charts = ChartCache(settings.chart_cache("report"))
+    html = render_html(report_context(tables, charts))
+    pruned = charts.prune()
     path = build_dir(settings.reports, context.run.run_id) / "report.html"
     write_atomic(path, html.encode("utf-8"))
     published = dated_dir(settings.reports, tables["report_dates"]["price_date"][0]) / "report.html"
     return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)), "bytes": len(html.encode()),
-                                          "published_as": dg.MetadataValue.path(str(published))})
+                                          "charts_drawn": charts.drawn, "charts_reused": len(charts.used) - charts.drawn,
+                                          "charts_pruned": pruned, "published_as": dg.MetadataValue.path(str(published))})
 
 
 @dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"], automation_condition=REGENERATE,
           description="The report as a tagged PDF (WeasyPrint, PDF/UA-1) from the same HTML: page numbers, table of "
-                      "contents, footnotes on the page of their call.")
+                      "contents, footnotes on the page of their call. Laid out once per content (publish/pdf_parts.py): "
+                      "an unchanged report is served from the PDF cache, a changed one starts from the rows the last "
+                      "layout moved to new pages.")
 def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     folder = build_dir(settings.reports, context.run.run_id)
     html_path = folder / "report.html"
@@ -56,13 +62,18 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
         raise dg.Failure(f"{html_path} is missing: the PDF is laid out from the HTML built in the same run")
     with settings.connect() as conn:
         price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
-    from pipelines.publish.pdf import render_pdf
+    from pipelines.publish.pdf_parts import PdfCache, print_kept
 
-    pdf = render_pdf(html_path.read_text(encoding="utf-8"), created=price_date)
-    write_atomic(folder / "report.pdf", pdf)
+    html = html_path.read_text(encoding="utf-8")
+    cache = PdfCache(settings.pdf_cache("report"))
+    printed = print_kept("report.pdf", html, price_date, cache)
+    cache.prune()
+    write_atomic(folder / "report.pdf", printed.pdf)
     published = dated_dir(settings.reports, price_date) / "report.pdf"
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(pdf),
-                                          "published_as": dg.MetadataValue.path(str(published))})
+    return dg.MaterializeResult(metadata={
+        "path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(printed.pdf), "pages": printed.pages,
+        "layouts": printed.layouts, "published_as": dg.MetadataValue.path(str(published)),
+        **layout_metadata({"report.pdf": printed})})
 
 
 # file name -> (table, columns): the contract's columns first; `exact` files carry only those.
@@ -72,7 +83,9 @@ EXPORTS = {
     "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                         "pricing_model", "term_years", "payment_option", "offering_class",
                                         "upfront_usd", "recurring_usd_per_hour", "certainty", "zone_count",
-                                        "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency"], True),
+                                        "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency",
+                                        "offer_kind"], True),
+    "catalog_unknown_accelerators": ("catalog_unknown_accelerators", None, False),
     "price_changes": ("price_changes", None, False),
     "cost_changes": ("cost_changes", None, False),
     "time_to_train": ("time_to_train", None, False),

@@ -44,15 +44,14 @@ class PipelineSettings(dg.ConfigurableResource):
     def mlperf(self) -> Path | None:
         return Path(self.mlperf_dir) if self.mlperf_dir else None
 
-    @property
-    def chart_cache(self) -> Path:
-        """The atlas's drawn charts (publish/chart_cache.py), beside the warehouse: <warehouse name>_charts/."""
-        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_charts")
+    def chart_cache(self, document: str) -> Path:
+        """A document's drawn charts (publish/chart_cache.py), beside the warehouse: <warehouse name>_charts/<document>/
+        (the report's and the atlas's apart: each build keeps only the charts it used)."""
+        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_charts") / document
 
-    @property
-    def pdf_cache(self) -> Path:
-        """The atlas's printed PDFs (publish/pdf_parts.py), beside the warehouse: <warehouse name>_pdf/."""
-        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_pdf")
+    def pdf_cache(self, document: str) -> Path:
+        """A document's printed PDFs (publish/pdf_parts.py), beside the warehouse: <warehouse name>_pdf/<document>/."""
+        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_pdf") / document
 
     def round_file(self, asset: str, round_key: str) -> str:
         """Where RoundStore keeps one round of one asset: <atlas_rounds_dir>/<asset>/<round>.parquet."""

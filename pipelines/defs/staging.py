@@ -16,11 +16,15 @@ from pipelines.ingest.mlperf_rules import round_order
 from pipelines.ingest.accelerators import read_catalog_table
 from pipelines.ingest.board_power import has_board_power, read_board_power
 from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
+from pipelines.ingest.catalog_instances import read_aliases, resolve, unknown_accelerators, with_catalog_instances
 from pipelines.ingest.prices import read_price_folder
+from pipelines.ingest.prices.skypilot import read_catalog_folder
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
-from pipelines.ingest.tables import check_catalog_links, read_instances, read_mappings, read_throughput
+from pipelines.ingest.tables import (
+    check_catalog_links, read_instances, read_mappings, read_throughput, with_same_accelerator_mappings,
+)
 from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 
 
@@ -98,26 +102,60 @@ def stg_pue(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg
     return _carbon_table(context, settings, "pue", read_pue)
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators"], pool=POOL,
-          description="The one instance catalog (instances.csv): every instance the report or the atlas prices, its "
-                      "accelerators and vCPUs, linked to the accelerator catalog; typed.")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_accelerator_aliases", "stg_accelerators"],
+          pool=POOL,
+          description="Every offer of the public catalogs under prices/ (SkyPilot's skypilot_<date>/<cloud>/vms.csv): "
+                      "provider, instance type, the catalog's accelerator name, GPUs per node, memory, form factor "
+                      "and offer kind, with the cloud model the alias table (accelerator_aliases.csv) gives it; "
+                      "null where the accelerator is unknown (never priced).")
+@input_errors_as_failures
+def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+    folder = settings.raw / "prices"
+    catalog = read_catalog_folder(folder)
+    path, _ = _public_facts(settings, "accelerator_aliases.csv")
+    with settings.connect(read_only=True) as conn:
+        cloud_models = to_polars(conn.sql("select distinct cloud_model from stg_accelerators where cloud_model is not null"))
+    own = path.parent == settings.raw  # the project's table serves a data set's own catalog as far as it matches
+    resolved = resolve(catalog.offers, read_aliases(path, cloud_models["cloud_model"].to_list(), strict=own))
+    resolved = resolved.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
+    result = _load(context, settings, "stg_catalog_offers", offers_in=_relative(resolved, settings.raw))
+    unknown = unknown_accelerators(resolved)
+    result.metadata["rows_not_offers"] = dg.MetadataValue.md(
+        "\n".join(f"- {reason}: {count:,}" for reason, count in sorted(catalog.skipped.items())) or "none")
+    result.metadata["unknown_accelerators"] = dg.MetadataValue.md(
+        "\n".join(f"- {r['accelerator']}: {r['offers']} offer(s) ({r['providers']})" for r in unknown.iter_rows(named=True))
+        or "none")
+    return result
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators", "stg_catalog_offers"],
+          pool=POOL,
+          description="The one instance catalog: instances.csv's rows and every catalog offer whose accelerator the "
+                      "alias table knows (origin says which); its accelerators, GPUs per node and, where stated, "
+                      "inter-node fabric, linked to the accelerator catalog; typed.")
 @input_errors_as_failures
 def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "instances.csv", "the instance table")
     frame = read_instances(path)
     with settings.connect(read_only=True) as conn:
         cloud_models = to_polars(conn.sql("select cloud_model from stg_accelerators where cloud_model is not null"))
+        offers = read_table(conn, "stg_catalog_offers")
     check_catalog_links(frame, path, cloud_models["cloud_model"].to_list())
-    frame = frame.with_columns(file=pl.lit(str(path)))
+    frame = with_catalog_instances(frame.with_columns(file=pl.lit(str(path))), offers, settings.raw)
     return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings"], pool=POOL,
-          description="Measured system per instance and benchmark (mappings.csv), typed.")
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings", "stg_instances"],
+          pool=POOL,
+          description="Measured system per instance and benchmark (mappings.csv), and for an instance without "
+                      "a row the mapping of an instance with the same accelerators (derived_from says which), typed.")
 @input_errors_as_failures
 def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path = _need(settings.raw / "mappings.csv", "the instance-to-system mappings")
     frame = read_mappings(path).with_columns(file=pl.lit(str(path)))
+    with settings.connect(read_only=True) as conn:
+        instances = read_table(conn, "stg_instances")
+    frame = with_same_accelerator_mappings(frame, instances).with_columns(pl.col("file").fill_null(str(path)))
     return _load(context, settings, "stg_mappings", mappings_in=_relative(frame, settings.raw))
 
 
@@ -221,6 +259,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
             "comparison": c.id, "comparison_title": c.title, "description": c.description, "position": i,
             "provider": inst.provider, "region": inst.region or config.regions[inst.provider], "instance_type": inst.instance_type,
             "benchmark": bench, "benchmark_position": config.all_benchmarks.index(bench), "is_baseline": inst == c.baseline,
+            "whole_market": c.whole_market,
             "config_path": f"{relative}:comparisons[{ci}].instances[{i}]",
         }
         for ci, c in enumerate(config.comparisons)
@@ -250,6 +289,7 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
         "discounts": [{"provider": d.provider, "instance_type": d.instance_type, "pricing_model": d.pricing_model,
                        "percent": d.percent} for d in config.discounts],
         "runs_per_month": list(config.runs_per_month), "stale_after_days": config.stale_after_days,
+        "exclude_offer_kinds": list(config.exclude_offer_kinds),
         "workloads": [{"name": w.name, "title": w.title, "samples": w.samples, "runs_per_month": w.runs_per_month,
                        "description": w.description} for w in config.workloads],
     }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
@@ -258,6 +298,7 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
                 "discounts": pl.List(pl.Struct({"provider": pl.Utf8, "instance_type": pl.Utf8,
                                                 "pricing_model": pl.Utf8, "percent": pl.Float64})),
                 "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64,
+                "exclude_offer_kinds": pl.List(pl.Utf8),
                 "workloads": pl.List(pl.Struct({"name": pl.Utf8, "title": pl.Utf8, "samples": pl.Float64,
                                                 "runs_per_month": pl.Int64, "description": pl.Utf8}))})
     return _load(context, settings, "stg_report_settings", settings_in=row)

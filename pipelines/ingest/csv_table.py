@@ -32,6 +32,7 @@ class Column:
     kind: str = "str"  # str | int | float | date
     required: bool = True  # False: an empty cell is null
     positive: bool = False  # numbers must be > 0
+    may_be_absent: bool = False  # a column added later: a file without it reads as all empty
 
 
 _DTYPES = {"str": pl.Utf8, "int": pl.Int64, "float": pl.Float64, "date": pl.Date}
@@ -124,7 +125,7 @@ def read_csv_table(
     except csv.Error as exc:
         raise InputError(path, 1, f"is not valid CSV: {exc}") from None
     header = [h.strip() for h in header]
-    missing = [c.name for c in columns if c.name not in header]
+    missing = [c.name for c in columns if c.name not in header and not c.may_be_absent]
     if missing:
         raise InputError(path, 1, f"missing column(s) {', '.join(missing)}; header is {','.join(header)}")
     index = {name: i for i, name in enumerate(header)}
@@ -140,7 +141,7 @@ def read_csv_table(
                 raise InputError(path, line, f"has {len(cells)} fields, the header has {len(header)}")
             record = {}
             for col in columns:
-                text_value = cells[index[col.name]].strip()
+                text_value = cells[index[col.name]].strip() if col.name in index else ""
                 if not text_value:
                     if col.required:
                         raise InputError(path, f"{line} column {col.name}", "is empty")

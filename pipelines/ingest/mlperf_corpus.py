@@ -36,10 +36,12 @@ from pipelines.ingest import mlperf_quirks as quirks
 from pipelines.ingest.mlperf_rules import RULES
 from pipelines.ingest.mlperf_tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
                                          score_task, stored, submitter_dirs)
-from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
+from pipelines.ingest.mlperf_gaps import nodes_from_names
+from pipelines.ingest.systems_json import SYSTEM_SCHEMA, load_system_json, nodes_field, system_fields
 
 SYSTEMS_SCHEMA = ({"round": pl.Utf8, "folder": pl.Utf8} | SYSTEM_SCHEMA  # where it was found, what it says
-                  | {"status_class": pl.Utf8, "problem": pl.Utf8})  # how the summarizer classes it; why unusable
+                  | {"status_class": pl.Utf8, "problem": pl.Utf8}  # how the summarizer classes it; why unusable
+                  | {"nodes_source": pl.Utf8})  # where number_of_nodes comes from (None: unknown)
 
 _ROUND_DIR = re.compile(r"^training_results_(v\d+\.\d+)$")
 
@@ -74,15 +76,28 @@ def system_row(path: Path, round_: str, folder: str) -> dict:
     row = {name: None for name in SYSTEMS_SCHEMA} | {"round": round_, "folder": folder, "system": path.stem,
                                                      "file": str(path)}
     try:
-        desc = parse_system_json(path)
+        raw = load_system_json(path)
+        desc = system_fields(raw, path, nodes_required=False)
     except InputError as error:
         row["problem"] = f"systems JSON unusable: {error.where + ': ' if error.where else ''}{error.problem}"
         row["submitter"] = folder
         return row
-    row.update(desc)
+    row.update(desc | _nodes(desc, nodes_field(raw)))
     row["submitter"] = desc["submitter"] or folder
     row["status_class"] = quirks.status_class(desc["status"])
     return row
+
+
+def _nodes(desc: dict, field: str | None) -> dict:
+    """The node count, its accelerators and where the count comes from: the systems JSON's field
+    (named when it is not number_of_nodes), else the system's name (mlperf_gaps), else unknown."""
+    if field is not None:
+        return {"nodes_source": "systems JSON" if field == "number_of_nodes" else f"systems JSON {field!r}"}
+    nodes = nodes_from_names(desc["system"], desc["system_name"])
+    if nodes is None:
+        return {"nodes_source": None}
+    per_node = desc["accelerators_per_node"]
+    return {"number_of_nodes": nodes, "accelerators_total": nodes * per_node, "nodes_source": "system name"}
 
 
 def _score_chunk(chunk: list[Task]) -> list[tuple[dict, list[dict]]]:

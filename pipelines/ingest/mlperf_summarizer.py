@@ -15,6 +15,10 @@ publishes, and says where its score departs from the written rules:
 - Systems: the summarizer skips a system without ``systems/<system>.json``. It stops with an
   error on a file that is not JSON, lacks a field its table prints, or has counts that are not
   whole numbers (it means to skip the first two, but its error handling raises) (``official_system``).
+  Its scoring function (``_compute_strong_score_standalone``) reads none of those fields: where it
+  stops on one of them (``crash_on_table``: v0.7 DellEMC's "number of nodes", SIAT's and Tencent's
+  "divison"), the walker scores the runs by the rules with the functions below, as that function
+  scores them, and keeps the crash.
 - Departures from the written rules, flagged and not corrected (MLCommons published the
   summarizer's score): the summarizer does not check that a benchmark has the number of result
   files the rules require (``get_result_file_counts``: 5, 10, 40 for unet3d ...), and scores fewer.
@@ -67,8 +71,12 @@ class OfficialSystem:
 
     division: str | None
     submitter: str | None = None
+    system_name: str | None = None  # as the JSON writes it (the tool's "system" column)
     skipped: str | None = None  # the summarizer skips the system's benchmarks (no score, no crash)
     crash: str | None = None  # the summarizer raises on it and stops on the submitter folder
+    # the crash is on a field of the summarizer's table (missing, or a count it cannot multiply),
+    # which its scoring never reads: the runs can still be scored by the rules
+    crash_on_table: bool = False
     number_of_nodes: int | None = None  # a whole number of nodes, else None (the power rules: every node logs)
     # The tool writes its RCP columns (GBS, samples to converge) where the field reads "closed" to the
     # letter: not for "close" (v0.7 and v1.0 PCL spell it so), which it otherwise takes for closed.
@@ -137,22 +145,28 @@ def official_system(path: Path) -> OfficialSystem:
         return OfficialSystem(None, crash=f"systems JSON {path.name} is not a JSON object")
     raw = desc.get("division")
     division = _DIVISIONS.get(raw.strip().lower()) if isinstance(raw, str) else None
-    submitter = desc.get("submitter")
-    submitter = submitter.strip() if isinstance(submitter, str) and submitter.strip().lower() not in PLACEHOLDERS else None
+    submitter = _stated(desc.get("submitter"))
+    system_name = _stated(desc.get("system_name"))
     for fields, compute in _COLUMNS:
         missing = [name for name in fields if name not in desc]
         if missing:
             # it means to skip the system, but its error report names an undefined variable (NameError)
-            return OfficialSystem(division, submitter, crash=f"systems JSON {path.name} has no {missing[0]!r} field")
+            return OfficialSystem(division, submitter, system_name, crash_on_table=True,
+                                  crash=f"systems JSON {path.name} has no {missing[0]!r} field")
         try:
             if compute is not None:
                 compute(desc)  # type: ignore[operator]
         except Exception as error:  # noqa: BLE001 - any error stops the official tool
             values = ", ".join(f"{name}={desc[name]!r}" for name in fields)
-            return OfficialSystem(division, submitter,
+            return OfficialSystem(division, submitter, system_name, crash_on_table=True,
                                   crash=f"systems JSON {path.name} ({values}): {type(error).__name__}: {error}")
-    return OfficialSystem(division, submitter, number_of_nodes=_whole(desc.get("number_of_nodes")),
+    return OfficialSystem(division, submitter, system_name, number_of_nodes=_whole(desc.get("number_of_nodes")),
                           rcp_columns=raw == "closed")
+
+
+def _stated(value: object) -> str | None:
+    """A text field's value, stripped; None for a placeholder or a value that is not text."""
+    return value.strip() if isinstance(value, str) and value.strip().lower() not in PLACEHOLDERS else None
 
 
 def _whole(value: object) -> int | None:

@@ -20,14 +20,19 @@ Scores are those of the official result summarizer, mlperf-logging 4.1.68 (mlper
 olympic scoring and systems, mlperf_logs and mlperf_compliance for each run), with
 ``rule_deviation`` where that score departs from the written rules and ``official_crash`` where
 the official tool raises instead of answering (mlperf_corpus says which other entries of the same
-submitter folder that takes down).
+submitter folder that takes down). ``score_basis`` says where a score comes from: ``official``,
+the tool's own answer; ``rules``, where the tool stops on a field of its table that its scoring
+never reads (a systems JSON without ``number_of_nodes`` or ``division``): the runs are scored by
+the written rules with the same functions (the checker's verdicts, the olympic mean, scaling.json),
+as the tool's scoring function scores them, and ``official_crash`` keeps why the tool stops.
 
 Division: ``closed`` or ``open`` from the systems JSON's ``division`` (the summarizer prints that
 field; v0.7 and v1.0 files spell it ``close``: closed, though the tool's GBS and samples to
-converge need ``closed`` to the letter). An entry without one (no systems JSON, no
-such field, another value) has division None; the summarizer gives no score to the first two
-(it skips a system without JSON and stops on one without the field), so such an entry is never
-ranked among scored results.
+converge need ``closed`` to the letter). A systems JSON without one takes it from the system's
+name where that states it (mlperf_gaps: ``modelarts_512_tensorflow_close``); ``division_source``
+says which. Otherwise (no such field and a name that does not say, another value, no systems
+JSON) the division is None: unknown, and the atlas shows and prices such an entry but ranks it
+against neither division.
 
 Per-benchmark facts beyond the time are computed from the same runs the time score uses:
 throughput in ``BENCHMARK_FACTS``; global batch size and samples to converge (from every result
@@ -55,7 +60,9 @@ from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
 from pipelines.ingest.mlperf_power import RUN_COLUMNS, SCORE_COLUMNS, has_power, run_columns, score_columns, score_power
 from pipelines.ingest.mlperf_rules import (BenchmarkRule, benchmark_name, benchmark_rule, normalize_round,
                                            training_samples)
-from pipelines.ingest.mlperf_summarizer import official_system, power_crash, scaling_factor, score_benchmark
+from pipelines.ingest.mlperf_gaps import division_from_names
+from pipelines.ingest.mlperf_summarizer import (OfficialSystem, official_system, power_crash, scaling_factor,
+                                                score_benchmark)
 
 RUNS_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
@@ -68,12 +75,13 @@ SCORES_SCHEMA = {
     "reason": pl.Utf8, "samples_per_second": pl.Float64, "division": pl.Utf8,
     "rule_deviation": pl.Utf8, "deviates_from_rules": pl.Boolean, "official_crash": pl.Utf8,
     "scaling_factor": pl.Float64, "benchmark_model": pl.Utf8, "folder": pl.Utf8,
-    "benchmark_path": pl.Utf8, "quirk": pl.Utf8,
+    "benchmark_path": pl.Utf8, "quirk": pl.Utf8, "division_source": pl.Utf8, "score_basis": pl.Utf8,
     "global_batch_size": pl.Int64, "summarizer_samples_to_converge": pl.Float64, "samples_to_converge": pl.Float64,
 } | SCORE_COLUMNS  # measured energy per training run (mlperf_power), null without power logs
 
 _ROUND_FOLDER = re.compile(r"^training_results_(v\d+\.\d+)$")
 _NOT_READ = "the official summarizer does not read this folder"
+OFFICIAL, RULES = "official", "rules"  # score_basis: the official tool's answer, or the rules where it stops
 
 
 @dataclass(frozen=True)
@@ -90,8 +98,10 @@ class Task:
     quirk: str | None = None
     official_reads: bool = True  # does the official summarizer read this folder as a benchmark?
     division: str | None = None
+    division_source: str | None = None  # where the division comes from (systems JSON, system name)
     system_skipped: str | None = None  # why the official summarizer skips the system
     system_crash: str | None = None  # why it stops on the system
+    score_by_rules: bool = False  # it stops on a field its scoring never reads: score the runs by the rules
     number_of_nodes: int | None = None  # the systems JSON's, to check that every node has a power log
     rcp_columns: bool = False  # does the official summarizer report GBS and samples to converge? (OfficialSystem)
 
@@ -161,15 +171,27 @@ def find_tasks(root: Path, round_: str, strict: bool = False) -> list[Task]:
             if strict and not json_path.is_file():
                 raise InputError(system_dir, None, f"no systems JSON for this system (expected {json_path})")
             system = official_system(json_path)
+            division, division_source = _division(system, system_dir.name)
             for path, benchmark, quirk in _benchmark_folders(system_dir, round_, strict):
                 tasks.append(Task(
                     round=round_, folder=submitter_dir.name, submitter=system.submitter or submitter_dir.name,
                     system=system_dir.name, benchmark=benchmark, path=str(path), base=base, quirk=quirk,
-                    official_reads=path.parent == system_dir, division=system.division,
-                    system_skipped=system.skipped, system_crash=system.crash, number_of_nodes=system.number_of_nodes,
-                    rcp_columns=system.rcp_columns,
+                    official_reads=path.parent == system_dir, division=division, division_source=division_source,
+                    system_skipped=system.skipped, system_crash=system.crash, score_by_rules=system.crash_on_table,
+                    number_of_nodes=system.number_of_nodes, rcp_columns=system.rcp_columns,
                 ))
     return tasks
+
+
+def _division(system: OfficialSystem, folder_name: str) -> tuple[str | None, str | None]:
+    """(division, where it comes from): the systems JSON's, else its name's (mlperf_gaps); a system
+    whose JSON the tool cannot read at all (none, not JSON) has none."""
+    if system.division is not None:
+        return system.division, "systems JSON"
+    if system.skipped or (system.crash and not system.crash_on_table):
+        return None, None
+    named = division_from_names(folder_name, system.system_name)
+    return (named, "system name") if named else (None, None)
 
 
 def _run_row(task: Task, benchmark: str, run: RunResult) -> dict:
@@ -185,7 +207,8 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
     files = quirks.result_files(path)
     row = {name: None for name in SCORES_SCHEMA} | {
         "round": task.round, "submitter": task.submitter, "system": task.system, "benchmark": task.benchmark,
-        "runs": len(files), "division": task.division, "folder": task.folder, "deviates_from_rules": False,
+        "runs": len(files), "division": task.division, "division_source": task.division_source,
+        "folder": task.folder, "deviates_from_rules": False,
         "benchmark_path": path.relative_to(task.base).as_posix(), "quirk": task.quirk,
     }
     benchmark, problem = task.benchmark, None
@@ -223,12 +246,28 @@ def _energy(task: Task, rule: BenchmarkRule, runs: list[RunResult], row: dict, s
 
 
 def _official_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResult], strict: bool) -> dict:
-    """The official summarizer's answer on one entry: its score and our flags, or why it has none."""
+    """The official summarizer's answer on one entry: its score and our flags, or why it has none;
+    where it stops on a field of the system's JSON that scoring never reads, the rules' answer."""
     if task.system_crash:
-        return {"reason": f"the official summarizer stops on this system: {task.system_crash}",
-                "official_crash": task.system_crash}
+        stops = f"the official summarizer stops on this system: {task.system_crash}"
+        if not task.score_by_rules:
+            return {"reason": stops, "official_crash": task.system_crash}
+        answer = _folder_answer(task, rule, runs, strict)
+        if answer.get("time_to_train_minutes") is None:  # the rules give no score either: say both
+            answer["reason"] = f"{stops}; by the rules: {answer['reason']}"
+        return _scored_by(answer | {"official_crash": task.system_crash}, RULES)
     if task.system_skipped:
         return {"reason": f"the official summarizer skips this system: {task.system_skipped}"}
+    return _scored_by(_folder_answer(task, rule, runs, strict), OFFICIAL)
+
+
+def _scored_by(answer: dict, basis: str) -> dict:
+    """The answer with its score_basis, where it has a score."""
+    return answer | {"score_basis": basis if answer.get("time_to_train_minutes") is not None else None}
+
+
+def _folder_answer(task: Task, rule: BenchmarkRule | None, runs: list[RunResult], strict: bool) -> dict:
+    """The summarizer's answer on one benchmark folder of a system it reads: its score, or why none."""
     if task.benchmark is None and task.official_reads:
         # a folder the summarizer takes for a benchmark it does not know: it stops on it
         crash = f"folder {Path(task.path).name!r} is not a benchmark of {task.round}"
@@ -264,8 +303,9 @@ def frame(rows: list[dict], schema: dict) -> pl.DataFrame:
 
 
 # Raise when a change alters what scoring gives for the same files (the atlas scores its stored
-# rounds again): 2 = the RCP columns need division "closed" to the letter.
-SCORING_REVISION = 2
+# rounds again): 2 = the RCP columns need division "closed" to the letter; 3 = systems the tool
+# stops on for a field of its table are scored by the rules, divisions filled from names.
+SCORING_REVISION = 3
 
 # How scored tables are stored, whichever pipeline scored them (the report's trees: stg_mlperf_*;
 # the atlas's rounds: atlas_*): the schema's columns, types and this row order.

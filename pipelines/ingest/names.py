@@ -10,13 +10,19 @@ from collections.abc import Iterable
 SHOWN = 12  # names listed in a message; the rest are counted
 
 
-def did_you_mean(name: object, known: Iterable[str]) -> str:
-    """"; did you mean 'y'?" for the nearest known name of a near miss ('AWS' for 'aws' too), else ""."""
+def nearest(name: object, known: Iterable[str]) -> str | None:
+    """The known name a near miss probably meant ('AWS' for 'aws' too), or None."""
     if not isinstance(name, str) or not name:
-        return ""
+        return None
     by_folded = {k.lower(): k for k in sorted(set(known), reverse=True)}  # the first in order wins a tie
     close = difflib.get_close_matches(name.lower(), sorted(by_folded), n=1, cutoff=0.75)
-    return f"; did you mean {by_folded[close[0]]!r}?" if close and by_folded[close[0]] != name else ""
+    return by_folded[close[0]] if close and by_folded[close[0]] != name else None
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """"; did you mean 'y'?" for the nearest known name of a near miss, else ""."""
+    meant = nearest(name, known)
+    return f"; did you mean {meant!r}?" if meant else ""
 
 
 def listed(names: Iterable[str]) -> str:

@@ -14,6 +14,9 @@
                                        # "provider/instance_type@region": priced in that region
                                        # instead of [regions]' (an instance not sold there)
     benchmarks = ["resnet"]            # optional; default: the report's benchmarks
+    whole_market = true                # optional: also every other priced offer with the accelerators
+                                       # (model and count) of a listed instance, each in its region
+                                       # ([regions], else its cheapest) (pipelines/metrics/market.py)
     mlperf_trees = ["/data/training_results_v1.0"]  # optional: more MLPerf result trees on disk,
                                        # besides RAW_DIR/mlperf/ (relative paths: to RAW_DIR)
 
@@ -26,7 +29,8 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
                                        # pricing_models)
     runs_per_month = [1, 100, 1000]    # the break-even table's "cheapest at N runs a month"
     stale_after_days = 365             # a price older than this at the price date is marked stale
-                                       # (in the report and the atlas)
+    exclude_offer_kinds = ["marketplace"]  # optional: kinds of offer left out of the report and the atlas
+                                       # (list, marketplace, community, reserved_only; default: none)
     [[discounts]]                      # the user's negotiated price: percent off a pricing model
     provider = "aws"
     instance = "p4d.24xlarge"          # optional: this instance only (wins over the provider's)
@@ -55,8 +59,10 @@ from pathlib import Path
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
-from pipelines.ingest.names import did_you_mean, not_one_of, unknown_name
+from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
+from pipelines.ingest.prices.normalized import OFFER_KINDS
+from pipelines.ingest.prices.skypilot import PROVIDER_NAME
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
 from pipelines.metrics.pricing_options import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, OPTION_SPELLINGS as
@@ -64,7 +70,7 @@ from pipelines.metrics.pricing_options import (DEFAULT_BASELINE_PRICING, DEFAULT
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
-_REGION = re.compile(r"^[a-z][a-z0-9-]*[a-z0-9]$")
+_REGION = re.compile(r"^[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]$")  # GPU clouds write CANADA-1, FIN-03
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,7 @@ class Comparison:
     instances: tuple[Instance, ...]
     benchmarks: tuple[str, ...]
     description: str = ""
+    whole_market: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +140,7 @@ class ReportConfig:
     runs_per_month: tuple[int, ...] = DEFAULT_RUNS_PER_MONTH
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
     workloads: tuple[Workload, ...] = ()
+    exclude_offer_kinds: tuple[str, ...] = ()
 
     @property
     def all_benchmarks(self) -> tuple[str, ...]:
@@ -142,8 +150,9 @@ class ReportConfig:
 
 _DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
 _KEYS = ("title", "subtitle", "author", "benchmarks", "price_date", "regions", "comparisons", "mlperf_trees",
-         "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "discounts", "workloads")
-_COMPARISON_KEYS = ("id", "title", "description", "baseline", "instances", "benchmarks")
+         "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "discounts", "workloads",
+         "exclude_offer_kinds")
+_COMPARISON_KEYS = ("id", "title", "description", "baseline", "instances", "benchmarks", "whole_market")
 
 
 def _known_keys(path: Path, where: str, table: dict, keys: tuple[str, ...]) -> None:
@@ -262,8 +271,10 @@ def _instance(path: Path, where: str, text: object) -> Instance:
                          "provider/instance_type@region)")
     text, at, region = text.partition("@")
     provider, instance_type = text.split("/")
-    if provider not in PROVIDERS:
-        raise InputError(path, where, f"provider {not_one_of(provider, PROVIDERS)}")
+    if not PROVIDER_NAME.match(provider):
+        raise InputError(path, where, f"provider {provider!r} is not a provider name: {', '.join(PROVIDERS)} or a "
+                                      "public catalog's cloud (lower-case letters and digits, e.g. lambda, nebius)"
+                                      + did_you_mean(provider, PROVIDERS))
     if at and not _REGION.match(region.strip()):
         raise InputError(path, where, f"{region!r} after @ is not a region name (such as eastus2)")
     return Instance(provider, instance_type.strip(), region.strip() or None)
@@ -306,9 +317,9 @@ def parse_report_config(path: Path) -> ReportConfig:
             raise InputError(path, f"benchmarks[{i}]", problem + "; a workload of your own is declared in [workloads]")
     regions = need("regions", dict)
     for provider, region in regions.items():
-        if provider not in PROVIDERS or not isinstance(region, str):
-            raise InputError(path, f"regions.{provider}", "must map aws, gcp or azure to a region name"
-                             + did_you_mean(provider, PROVIDERS))
+        if not PROVIDER_NAME.match(provider) or not isinstance(region, str):
+            raise InputError(path, f"regions.{provider}", "must map a provider (aws, gcp, azure or a public catalog's "
+                                                          "cloud) to a region name" + did_you_mean(provider, PROVIDERS))
 
     price_date = data.get("price_date")
     if price_date is not None:
@@ -345,7 +356,9 @@ def parse_report_config(path: Path) -> ReportConfig:
         baseline = next(inst for inst in instances if inst == baseline)  # with the region the list gives it
         for inst in instances:
             if inst.region is None and inst.provider not in regions:
-                raise InputError(path, "regions", f"has no region for provider {inst.provider} (used by {where})")
+                near = nearest(inst.provider, list(regions))
+                raise InputError(path, "regions", f"has no region for provider {inst.provider} (used by {where})"
+                                 + (f"; is its {near!r} meant to be {inst.provider!r}?" if near else ""))
         own = item.get("benchmarks")
         comp_benchmarks = _str_list(path, f"{where}.benchmarks", own) if own is not None else benchmarks
         for bench in comp_benchmarks:
@@ -354,8 +367,11 @@ def parse_report_config(path: Path) -> ReportConfig:
                 raise InputError(path, f"{where}.benchmarks",
                                  f"{bench} not in the report's benchmarks ({', '.join(benchmarks)}) nor a workload "
                                  f"([workloads]: {', '.join(workload_names) or 'none'}){hint}")
+        market = item.get("whole_market", False)
+        if not isinstance(market, bool):
+            raise InputError(path, f"{where}.whole_market", f"{market!r} must be true or false")
         comparisons.append(Comparison(cid, item["title"], baseline, instances, comp_benchmarks,
-                                      str(item.get("description", ""))))
+                                      str(item.get("description", "")), market))
 
     trees = data.get("mlperf_trees", [])
     if not isinstance(trees, list) or not all(isinstance(t, str) and t for t in trees):
@@ -366,7 +382,16 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not isinstance(stale, int) or isinstance(stale, bool) or stale < 0:
         raise InputError(path, "stale_after_days", f"{stale!r} must be a whole number of days (0 or more)")
 
+    excluded = data.get("exclude_offer_kinds", [])
+    if not isinstance(excluded, list) or not all(isinstance(k, str) for k in excluded):
+        raise InputError(path, "exclude_offer_kinds", f"must be a list of offer kinds ({', '.join(OFFER_KINDS)})")
+    for i, kind in enumerate(excluded):
+        if kind not in OFFER_KINDS:
+            raise InputError(path, f"exclude_offer_kinds[{i}]", f"{kind!r} is not an offer kind ({', '.join(OFFER_KINDS)})"
+                             + did_you_mean(kind, OFFER_KINDS))
+
     return ReportConfig(
+        exclude_offer_kinds=tuple(excluded),
         title=title,
         subtitle=str(data.get("subtitle", "")),
         author=str(data.get("author", "cost-to-train pipeline")),

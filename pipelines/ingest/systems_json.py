@@ -87,8 +87,20 @@ SYSTEM_SCHEMA = {
 }
 
 
-def parse_system_json(path: Path) -> dict:
-    """One systems JSON -> a flat dict of the fields the report uses (see module docstring)."""
+# The node count's field: the schema's spelling, then the one DellEMC v0.7 wrote (its four systems).
+NODE_FIELDS = ("number_of_nodes", "number of nodes")
+
+
+def parse_system_json(path: Path, *, nodes_required: bool = True) -> dict:
+    """One systems JSON -> a flat dict of the fields the report uses (see module docstring).
+
+    ``nodes_required=False`` (the atlas, which fills a missing count from elsewhere, mlperf_gaps):
+    a file without a node count gives number_of_nodes and accelerators_total None."""
+    return system_fields(load_system_json(path), Path(path), nodes_required=nodes_required)
+
+
+def load_system_json(path: Path) -> dict:
+    """The JSON object of a systems JSON file; unreadable, not UTF-8, not JSON or not an object -> InputError."""
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8-sig")
@@ -104,17 +116,25 @@ def parse_system_json(path: Path) -> dict:
         raise InputError(path, "$", "invalid JSON: nested too deeply") from None
     if not isinstance(desc, dict):
         raise InputError(path, "$", f"expected a JSON object, got {type(desc).__name__}")
-    if "number_of_nodes" not in desc and "number of nodes" in desc:  # DellEMC v0.7 spells it with spaces
-        desc = {**desc, "number_of_nodes": desc["number of nodes"]}
+    return desc
 
-    nodes = _count(desc, "number_of_nodes", path, required=True, minimum=1)
+
+def nodes_field(desc: dict) -> str | None:
+    """The field of NODE_FIELDS that holds the node count (a placeholder holds none), or None."""
+    return next((key for key in NODE_FIELDS if not _is_placeholder(desc.get(key))), None)
+
+
+def system_fields(desc: dict, path: Path, *, nodes_required: bool = True) -> dict:
+    """The fields the report uses of a loaded systems JSON (see parse_system_json)."""
+    key = nodes_field(desc) or NODE_FIELDS[0]
+    nodes = _count(desc, key, path, required=nodes_required, minimum=1)
     per_node = _count(desc, "accelerators_per_node", path, required=True, minimum=0)
     result: dict = {"system": path.stem}
     result.update({key: _text(desc, key, path) for key in _TEXT_FIELDS})
     result.update(
         number_of_nodes=nodes,
         accelerators_per_node=per_node,
-        accelerators_total=nodes * per_node,  # type: ignore[operator]
+        accelerators_total=nodes * per_node if nodes is not None else None,  # type: ignore[operator]
         host_processors_per_node=_count(desc, "host_processors_per_node", path, required=False, minimum=0),
         software=_software(desc, path),
         file=str(path),

@@ -4,7 +4,9 @@ instances.csv is the one instance catalog: every cloud instance the report compa
 prices, linked to the accelerator catalog (raw/accelerators.csv) by `accelerator_model`, the
 catalog's cloud_model. `billing` says how the provider sells it: "instance" (a machine with
 `accelerator_count` accelerators, vcpus and memory_gib required: the GCP price composer needs them)
-or "chip" (Cloud TPUs, sold per chip-hour: count 1, no host of their own).
+or "chip" (Cloud TPUs, sold per chip-hour: count 1, no host of their own). Optional `fabric` (EFA,
+InfiniBand, RoCE ...) and `fabric_gbps_per_accelerator` say how instances join into a cluster, where
+the provider states it: a multi-node result priced on an instance without one is flagged.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ def read_instances(path: Path) -> pl.DataFrame:
             Column("notes", required=False),
             Column("accelerator_model"),
             Column("billing"),
+            Column("fabric", required=False, may_be_absent=True),
+            Column("fabric_gbps_per_accelerator", "float", required=False, positive=True, may_be_absent=True),
         ],
         _check_instance(path),
     )
@@ -100,6 +104,31 @@ def read_mappings(path: Path) -> pl.DataFrame:
         _check_provider(path),
     )
     return _unique(frame, path, ["provider", "instance_type", "benchmark"])
+
+
+def with_same_accelerator_mappings(mappings: pl.DataFrame, instances: pl.DataFrame) -> pl.DataFrame:
+    """mappings.csv, plus a mapping for each instance and benchmark that has none, taken from an instance
+    with the same accelerator model and count that has one (the first in mappings.csv).
+
+    A measured system stands for an accelerator configuration (8x H100 SXM), not for one provider's
+    instance: a catalog offer of the same configuration needs no hand-typed mapping. The derived row's
+    note names the instance it comes from and keeps that mapping's note; `derived_from` says which row.
+    """
+    config = instances.select("provider", "instance_type", "accelerator_model", "accelerator_count")
+    key = ["provider", "instance_type", "benchmark"]
+    known = (mappings.join(config, on=["provider", "instance_type"], how="inner").sort("line")
+             .unique(["accelerator_model", "accelerator_count", "benchmark"], keep="first", maintain_order=True)
+             .select("accelerator_model", "accelerator_count", "benchmark", "system",
+                     pl.concat_str(pl.lit("same "), pl.col("accelerator_count").cast(pl.Utf8), pl.lit("x "),
+                                   pl.col("accelerator_model"), pl.lit(" as "), pl.col("provider"), pl.lit("/"),
+                                   pl.col("instance_type"), pl.lit(" (mappings.csv line "), pl.col("line").cast(pl.Utf8),
+                                   pl.lit("): "), pl.col("note").fill_null("")).alias("note"),
+                     pl.concat_str(pl.col("provider"), pl.lit("/"), pl.col("instance_type")).alias("derived_from")))
+    missing = (config.join(known, on=["accelerator_model", "accelerator_count"], how="inner")
+               .join(mappings.select(key), on=key, how="anti")
+               .select(*key, "system", "note", "derived_from"))
+    hand = mappings.with_columns(pl.lit(None, pl.Utf8).alias("derived_from"))
+    return pl.concat([hand, missing], how="diagonal_relaxed").sort(key)
 
 
 def read_throughput(path: Path) -> pl.DataFrame:

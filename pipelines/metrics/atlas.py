@@ -1,6 +1,10 @@
 """The atlas's figures: every scored MLPerf result priced on every cloud instance with the same
 accelerator, scale-aware. Pure polars, frames in and frames out.
 
+A result that needs more than one instance is priced on every offer with its accelerator; where the
+instance catalog states no inter-node fabric for the offer (the public catalogs never do), the pair is
+flagged (cluster_flag), since a cluster of such machines may not be sold.
+
 For a result on N nodes of k accelerators (A = N x k accelerators) and an instance with c
 accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
 
@@ -13,9 +17,10 @@ accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
 Comparable: results of the same round, the same benchmark model (quirks.benchmark_model) and the
 same division. Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are
 computed within (round, benchmark_model, division), closed before open: an open-division result
-may change the model or the training recipe, so it never outranks a closed one. An entry without
-a division gets no official score (mlperf_summarizer) and so is never priced. The trend follows
-the closed division only. Across rounds, the quality target or the rules can change: the trend
+may change the model or the training recipe, so it never outranks a closed one. An entry of
+unknown division (its systems JSON has none and its name does not say: mlperf_gaps) is priced but
+ranked against neither division: its rank and tags are empty. The trend follows the closed
+division only. Across rounds, the quality target or the rules can change: the trend
 table says where.
 
 Energy and emissions of a row (metrics/energy.py, docs/energy_and_carbon.md): the entry's energy
@@ -95,10 +100,12 @@ def measured_on(submitter: pl.Expr, status_class: pl.Expr) -> pl.Expr:
     return expr
 
 
-def entries(scores: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
+def entries(scores: pl.DataFrame, systems: pl.DataFrame, offered: list[str] | None = None) -> pl.DataFrame:
     """One row per scored benchmark with its system facts and why it cannot be priced (if so).
 
-    `systems` carries the catalog's columns: accelerator_model, cloud_model, assumption.
+    `systems` carries the catalog's columns: accelerator_model, cloud_model, assumption. `offered`: the
+    cloud models some priced instance carries (None: not checked); an entry whose cloud model no offer
+    of the price book carries is not priced, and says that no catalog sells it.
     """
     facts = systems.select(
         "round", "folder", "system", "system_name", "division", "status", "status_class",
@@ -113,11 +120,15 @@ def entries(scores: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
         .when(pl.col("status_class").is_null() & pl.col("system_problem").is_null())
         .then(pl.lit("no systems JSON named after the system folder"))
         .when(pl.col("system_problem").is_not_null()).then(pl.col("system_problem"))
+        .when(pl.col("number_of_nodes").is_null())
+        .then(pl.lit("node count unknown: the systems JSON has no number_of_nodes and the system name does not state it"))
         .when(pl.col("accelerators_total").fill_null(0) == 0).then(pl.lit("no accelerators in the systems JSON"))
         .when(pl.col("accelerator_model").is_null())
         .then(pl.lit("accelerator not in the catalog: ") + pl.col("accelerator_model_name").fill_null("?"))
         .when(pl.col("cloud_model").is_null())
-        .then(pl.lit("no cloud instance in the atlas has ") + pl.col("accelerator_model"))
+        .then(pl.lit("no price list or catalog in the price book sells ") + pl.col("accelerator_model"))
+        .when(pl.lit(offered is not None) & ~pl.col("cloud_model").is_in(list(offered or [])))
+        .then(pl.lit("no price list or catalog in the price book sells ") + pl.col("cloud_model"))
         .otherwise(None)
     )
     return out.with_columns(why.alias("not_priced_because"))
@@ -131,9 +142,11 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
     offer = instances.select(
         "provider", "instance_type", pl.col("accelerator_model").alias("cloud_model"),
         pl.col("accelerator_count").alias("instance_accelerators"), "billing",
+        (pl.col("fabric") if "fabric" in instances.columns else pl.lit(None, pl.Utf8)).alias("fabric"),
     ).join(
         prices.select("provider", "instance_type", "region", "usd_per_hour", pl.col("as_of").alias("price_as_of"),
-                      pl.col("certainty").alias("price_certainty"), pl.col("source").alias("price_source")),
+                      pl.col("certainty").alias("price_certainty"), pl.col("source").alias("price_source"),
+                      (pl.col("offer_kind") if "offer_kind" in prices.columns else pl.lit("list")).alias("offer_kind")),
         on=["provider", "instance_type"], how="inner",
     )
     hours = pl.col("time_to_train_minutes") / 60.0
@@ -156,6 +169,11 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
             .when(pl.col("status_class") == "cloud").then(pl.lit("estimate: cloud result priced on another provider"))
             .otherwise(pl.lit("estimate: result not measured in the cloud, priced at cloud rates"))
             .alias("price_basis"),
+            # a result on several instances needs them joined by a fabric; where the instance catalog
+            # states none (the public catalogs never do), the pair is priced and flagged
+            pl.when((pl.col("instances_needed") > 1) & (pl.col("billing") == "instance") & pl.col("fabric").is_null())
+            .then(pl.lit("multi-node: no inter-node fabric stated for this offer"))
+            .alias("cluster_flag"),
         )
     )
 
@@ -189,15 +207,20 @@ def rank(priced: pl.DataFrame) -> pl.DataFrame:
     cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
     return (
         priced.with_columns(
-            *([energy_rank()] if "energy_basis" in priced.columns else []),
-            cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank"),
-            (cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator"),
-            (time == time.min().over(GROUP)).alias("fastest"),
-            pareto_front(time, cost).over(GROUP).alias("on_pareto_front"),
+            *([_ranked(energy_rank())] if "energy_basis" in priced.columns else []),
+            _ranked(cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank")),
+            _ranked((cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator")),
+            _ranked((time == time.min().over(GROUP)).alias("fastest")),
+            _ranked(pareto_front(time, cost).over(GROUP).alias("on_pareto_front")),
         )
         .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system",
               *_tie_breakers(priced))
     )
+
+
+def _ranked(expr: pl.Expr) -> pl.Expr:
+    """A rank or tag only within a known division: an entry of unknown division gets none."""
+    return pl.when(pl.col("division").is_not_null()).then(expr)
 
 
 def _tie_breakers(frame: pl.DataFrame) -> list[str]:

@@ -5,6 +5,7 @@ cost_to_train rows of every pricing option (pipelines/metrics/cost.py).
                               every option the data prices (on demand, spot, commitments)
     cheapest on-demand offer  the least cost to train at on-demand prices
     fastest offer             the least time to train; its cost on demand
+    offer kind                list (a provider's list price), marketplace, community or reserved_only
     saving                    savings_pct of that offer: 100 x (1 - cost / baseline cost), the
                               baseline priced at report.toml's baseline_pricing (cost.py)
 
@@ -21,7 +22,7 @@ KEYS = ["comparison", "benchmark"]
 # what each offer carries from its cost_to_train row: <prefix>_<name>
 OFFER = {"provider": "provider", "region": "region", "instance_type": "instance_type",
          "pricing_option": "pricing_option", "usd_per_hour": "usd_per_hour", "time_to_train_minutes": "minutes",
-         "cost_to_train_usd": "cost_usd", "savings_pct": "savings_pct"}
+         "cost_to_train_usd": "cost_usd", "savings_pct": "savings_pct", "offer_kind": "offer_kind"}
 
 
 def _offer(rows: pl.DataFrame, prefix: str, order: list[str]) -> pl.DataFrame:
@@ -33,6 +34,8 @@ def _offer(rows: pl.DataFrame, prefix: str, order: list[str]) -> pl.DataFrame:
 def cheapest_offers(cost: pl.DataFrame, baseline_pricing: str = "on_demand") -> pl.DataFrame:
     """One row per comparison and benchmark of `cost` (the cost_to_train mart, every pricing option)."""
     on_demand = cost.filter(pl.col("pricing_option") == "on_demand")
+    if "offer_kind" not in cost.columns:  # rows of a price book without the GPU clouds' catalogs: list prices
+        cost = cost.with_columns(pl.lit("list").alias("offer_kind"))
     known = cost.filter(pl.col("cost_to_train_usd").is_not_null())
     known_on_demand = known.filter(pl.col("pricing_option") == "on_demand")
     workload = pl.col("workload_title") if "workload_title" in cost.columns else pl.lit(None, pl.Utf8)

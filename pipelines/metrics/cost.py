@@ -41,11 +41,11 @@ EXPORT_COLUMNS = [
 # it is (list, or the user's own after a discount) and the price per accelerator-hour.
 OPTION_EXPORT_COLUMNS = [
     "pricing_option", "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
-    "recurring_usd_per_hour", "whose_price", "usd_per_accelerator_hour",
+    "recurring_usd_per_hour", "whose_price", "usd_per_accelerator_hour", "offer_kind",
 ]
 # what a price row brings along besides its rate and date, where the price frame has it
 _PRICE_EXTRAS = ["pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
-                 "recurring_usd_per_hour", "whose_price", "certainty", "interruption_frequency", "zone_count",
+                 "recurring_usd_per_hour", "whose_price", "offer_kind", "certainty", "interruption_frequency", "zone_count",
                  "zone_min_usd_per_hour", "zone_max_usd_per_hour"]
 
 
@@ -162,7 +162,8 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
     for column, kind in (("pricing_model", pl.Utf8), ("term_years", pl.Int64), ("payment_option", pl.Utf8),
                          ("offering_class", pl.Utf8), ("upfront_usd", pl.Float64),
                          ("recurring_usd_per_hour", pl.Float64), ("whose_price", pl.Utf8),
-                         ("samples_per_run", pl.Float64), ("runs_per_month", pl.Int64), ("throughput_origin", pl.Utf8)):
+                         ("samples_per_run", pl.Float64), ("runs_per_month", pl.Int64), ("throughput_origin", pl.Utf8),
+                         ("offer_kind", pl.Utf8)):
         if column not in inputs.columns:
             inputs = inputs.with_columns(pl.lit(None, kind).alias(column))
     inputs = inputs.with_columns(

@@ -29,6 +29,13 @@ def prices_in_force(history: pl.DataFrame, on: date) -> pl.DataFrame:
     )
 
 
+def offered(history: pl.DataFrame, exclude_offer_kinds: list[str] | None) -> pl.DataFrame:
+    """The price rows whose offer kind report.toml does not leave out (exclude_offer_kinds)."""
+    if not exclude_offer_kinds or "offer_kind" not in history.columns:
+        return history
+    return history.filter(~pl.col("offer_kind").is_in(list(exclude_offer_kinds)))
+
+
 def on_demand(history: pl.DataFrame) -> pl.DataFrame:
     """The on-demand list prices of a price history (the rows every other pricing model is compared with)."""
     return history.filter(pl.col("pricing_model") == "on_demand") if "pricing_model" in history.columns else history

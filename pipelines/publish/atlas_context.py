@@ -17,11 +17,12 @@ from pipelines.ingest.mlperf_rules import round_key
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.publish import charts, labels, numbers as fmt
-from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, anchor, instances_label, model_name, round_chapter,
-                                           target)
+from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, Scoring, anchor, instances_label, model_name,
+                                           round_chapter, scoring, target)
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
+from pipelines.publish.context import unknown_list
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
 SUMMARY = Heading("1", "Summary", "summary")
@@ -34,9 +35,7 @@ INSTANCES_FILE = "atlas-instances.pdf"
 
 @dataclass(frozen=True)
 class Facts:
-    entries: int  # benchmark entries in the corpus
-    scored: int
-    unscored: int
+    scoring: Scoring  # the corpus's benchmark entries: by the official summarizer, by the rules, unscored
     priced_results: int
     pairs: int  # result × instance pairs
     unpriced: int
@@ -48,6 +47,18 @@ class Facts:
     prices_used: int  # distinct prices (instance, region, date) the pairs use
     prices_stale: int  # of them, older than the stale age at the price date
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS  # report.toml stale_after_days
+
+    @property
+    def entries(self) -> int:
+        return self.scoring.entries
+
+    @property
+    def scored(self) -> int:
+        return self.scoring.scored
+
+    @property
+    def unscored(self) -> int:
+        return self.scoring.unscored
 
     @property
     def price_ages(self) -> str:
@@ -85,6 +96,7 @@ class Atlas:
     counts: Counts
     detail: Detail = WEB
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
+    unknown_accelerators: str = ""  # the catalogs' accelerators no alias names (never priced)
 
 
 def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generated_on: str, mlperf_dir: str,
@@ -104,8 +116,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     summary = summary_table(numbering.table(), trend, fixed=detail.fixed_tables, links=not detail.apart)
     trend_figure = trend_chart(numbering.figure(), trend, rounds, palette, cache) if trend.height else None
     trend_rows = trend_table(numbering.table(), trend, fixed=detail.fixed_tables)
-    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_), numbering, palette, detail,
-                                   cache)
+    chapters = tuple(round_chapter(number, round_, costs.filter(pl.col("round") == round_),
+                                   scoring(scores.filter(pl.col("round") == round_)), numbering, palette, detail, cache)
                      for number, round_ in enumerate(sorted(set(costs["round"].to_list()), key=round_key), start=3))
     unpriced = unpriced_section(len(chapters) + 3, tables["atlas_unpriced"], numbering, detail.unpriced_listed)
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
@@ -122,7 +134,7 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
         trend=trend_rows, chapters=chapters, unpriced=unpriced, methodology=methodology,
         instances_heading=instances_heading, instances=instances, pairs=pairs_table(tables["atlas_costs"]) if detail.every_pair else None,
         detail=detail, stale_after_days=stale_after_days,
-        counts=numbering.counts())
+        counts=numbering.counts(), unknown_accelerators=unknown_list(tables.get("catalog_unknown_accelerators")))
 
 
 @dataclass(frozen=True)
@@ -178,6 +190,7 @@ def round_front(atlas: Front, chapter: RoundChapter) -> Front:
         description=f"MLPerf Training {chapter.round}: the cheapest results per benchmark model at on-demand cloud "
                     f"prices as of {atlas.price_date}.",
         facts=(("Benchmark models", str(len(chapter.models))),
+               ("Benchmark entries", str(chapter.scoring)),
                ("Priced results", f"{results} ({pairs} result × instance pairs)"),
                ("The whole atlas", f"atlas.pdf (summary, trend, methodology), {INSTANCES_FILE} (prices), "
                                    "atlas.html (every result)")),
@@ -199,8 +212,7 @@ def corpus_facts(scores: pl.DataFrame, costs: pl.DataFrame, unpriced: pl.DataFra
     """What the cover and the summary count: entries, what is priced, what is an estimate, how old the prices are."""
     ages = age_spread(costs) if "stale" in costs.columns else {"oldest": None, "newest": None, "prices": 0, "stale": 0}
     return Facts(
-        entries=scores.height, scored=scores.filter(pl.col("time_to_train_minutes").is_not_null()).height,
-        unscored=scores.filter(pl.col("time_to_train_minutes").is_null()).height,
+        scoring=scoring(scores),
         priced_results=costs.select("folder", "system", "round", "benchmark").unique().height, pairs=costs.height,
         unpriced=unpriced.height, instances=instances.height, runs=runs.height,
         estimate_pairs=costs.filter(pl.col("price_basis") != "same cloud").height,
@@ -219,9 +231,10 @@ def price_ages(facts: Facts) -> str:
 
 def with_system_facts(costs: pl.DataFrame, systems: pl.DataFrame) -> pl.DataFrame:
     """atlas_costs with what the footnotes say of each system that atlas_costs lacks (host, framework,
-    software, accelerator memory)."""
+    software, accelerator memory, where the node count comes from)."""
     facts = systems.select("round", "folder", "system",
-                           *(c for c in ("host_processor_model_name", "framework", "software", "accelerator_memory_capacity")
+                           *(c for c in ("host_processor_model_name", "framework", "software", "accelerator_memory_capacity",
+                                         "nodes_source")
                              if c not in costs.columns))
     return costs.join(facts, on=["round", "folder", "system"], how="left")
 
@@ -239,7 +252,7 @@ def front(price_date: date, generated_on: str, mlperf_dir: str, rounds: list[str
         keywords="MLPerf, atlas, cost to train, cloud, GPU, TPU, price-performance",
         generator="cost-to-train pipeline (atlas)", price_date=day, generated_on=generated_on,
         facts=(("Prices as of", day), ("Generated", generated_on), ("Rounds", ", ".join(rounds)),
-               ("Benchmark entries", f"{facts.entries} ({facts.scored} scored, {facts.runs} result files)"),
+               ("Benchmark entries", f"{facts.scoring}; {fmt.count(facts.runs)} result files"),
                ("Priced results", f"{facts.priced_results} on {facts.instances} cloud instance types "
                                   f"({facts.pairs} result × instance pairs)"),
                ("Estimates", f"{facts.estimate_pairs} of {facts.pairs} pairs (not measured on that cloud)"),
@@ -404,7 +417,9 @@ def pairs_table(costs: pl.DataFrame) -> Table:
     for r in costs.iter_rows(named=True):
         tags = ", ".join(t for t, on in (("Pareto", r["on_pareto_front"]), ("fastest", r["fastest"]),
                                          ("cheapest " + (r["accelerator_model"] or ""), r["cheapest_for_accelerator"]),
-                                         ("estimate", r["price_basis"] != "same cloud")) if on)
+                                         ("estimate", r["price_basis"] != "same cloud"),
+                                         ("division unknown", r.get("division") is None),
+                                         ("scored by the rules", r.get("score_basis") == "rules")) if on)
         rows.append(Row((
             Cell(r["round"]), Cell(model_name(r["benchmark_model"])), *(Cell(_words(r[name])) for name, _ in optional),
             Cell(r["submitter"] or r["folder"]), Cell(r["system"]),

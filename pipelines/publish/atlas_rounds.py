@@ -67,6 +67,35 @@ def round_file(round_: str) -> str:
 
 
 @dataclass(frozen=True)
+class Scoring:
+    """How benchmark entries (a round's, or the corpus's) are scored: by the official summarizer, by the
+    written rules where it stops on a systems JSON field its scoring never reads, or not at all."""
+
+    entries: int
+    official: int
+    rules: int
+
+    @property
+    def scored(self) -> int:
+        return self.official + self.rules
+
+    @property
+    def unscored(self) -> int:
+        return self.entries - self.scored
+
+    def __str__(self) -> str:
+        """'728 (722 scored: 704 by the official summarizer, 18 by the rules where it stops)'."""
+        return (f"{fmt.count(self.entries)} ({fmt.count(self.scored)} scored: {fmt.count(self.official)} by the "
+                f"official summarizer, {fmt.count(self.rules)} by the rules where it stops)")
+
+
+def scoring(scores: pl.DataFrame) -> Scoring:
+    """The Scoring of atlas_scores rows (score_basis: official, rules, or empty for no score)."""
+    basis = scores["score_basis"]
+    return Scoring(scores.height, int((basis == "official").sum()), int((basis == "rules").sum()))
+
+
+@dataclass(frozen=True)
 class Result:
     """A result the text names: where it is cheapest to train and what that costs."""
 
@@ -91,6 +120,7 @@ class ModelSection:
     front: tuple[str, ...]
     division: str  # the division the words and the chart are about (closed when it has results)
     open_results: int  # open-division results ranked apart below the closed ones
+    unranked_results: int  # results of unknown division: shown and priced, ranked against neither division
     table: Table
     figure: Figure | None
 
@@ -101,6 +131,7 @@ class RoundChapter:
     round: str
     models: tuple[ModelSection, ...]
     notes: tuple[Note, ...]
+    scoring: Scoring  # the round's entries, priced or not
 
     @property
     def pdf(self) -> str:
@@ -108,9 +139,10 @@ class RoundChapter:
         return round_file(self.round)
 
 
-def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numbering, palette: Palette,
-                  detail: Detail = WEB, cache: ChartCache = NO_CACHE) -> RoundChapter:
-    """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs)."""
+def round_chapter(number: int, round_: str, costs: pl.DataFrame, scored: Scoring, numbering: Numbering,
+                  palette: Palette, detail: Detail = WEB, cache: ChartCache = NO_CACHE) -> RoundChapter:
+    """Chapter `number`: the results of one round (`costs`: its rows of atlas_costs; `scored`: how all its
+    entries are scored, priced or not)."""
     notes = numbering.chapter(restart=detail.apart)
     models = tuple(model_section(f"{number}.{i}", round_, model, costs.filter(pl.col("benchmark_model") == model),
                                  numbering, palette, detail, cache)
@@ -118,24 +150,35 @@ def round_chapter(number: int, round_: str, costs: pl.DataFrame, numbering: Numb
     return RoundChapter(
         heading=Heading(str(number), f"MLPerf Training {round_}", f"round-{round_.replace('.', '-')}",
                         children=tuple(m.heading for m in models), file=round_file(round_) if detail.apart else ""),
-        round=round_, models=models, notes=tuple(notes))
+        round=round_, models=models, notes=tuple(notes), scoring=scored)
 
 
 def best_per_result(group: pl.DataFrame) -> list[dict]:
     """Each result on its cheapest instance, closed division first, cheapest first within a division; with
-    how many instances it was priced on and its rank among the results of its division (`result_rank`)."""
+    how many instances it was priced on and its rank among the results of its division (`result_rank`;
+    none for a result of unknown division, which comes last)."""
     priced_on = group.group_by("folder", "system", "benchmark").agg(pl.len().alias("instances_priced"))
     best = (group.sort("cost_to_train_usd", "provider", "instance_type")
             .group_by("folder", "system", "benchmark", maintain_order=True).first()
             .join(priced_on, on=["folder", "system", "benchmark"], how="left")
             .sort(DIVISION_ORDER, "cost_to_train_usd", "submitter", "system", "folder", "benchmark"))  # ties: by folder
-    return best.with_columns(pl.int_range(1, pl.len() + 1).over("division").alias("result_rank")).to_dicts()
+    rank = pl.int_range(1, pl.len() + 1).over("division")
+    return best.with_columns(pl.when(pl.col("division").is_not_null()).then(rank).alias("result_rank")).to_dicts()
 
 
 def _closed_first(results: list[dict]) -> list[dict]:
-    """The results the section's words and chart are about: the closed division's, else the open one's."""
-    closed = [r for r in results if r.get("division") == "closed"]
-    return closed or results
+    """The results the section's words and chart are about: the closed division's, else the open one's
+    (never those of unknown division, which are ranked against neither)."""
+    for division in ("closed", "open"):
+        found = [r for r in results if r.get("division") == division]
+        if found:
+            return found
+    return []
+
+
+def _ranked(results: list[dict]) -> list[dict]:
+    """The results of a known division: those the chart draws."""
+    return [r for r in results if r.get("division") is not None]
 
 
 def model_section(number: str, round_: str, model: str, group: pl.DataFrame, numbering: Numbering,
@@ -144,7 +187,7 @@ def model_section(number: str, round_: str, model: str, group: pl.DataFrame, num
     table_number = numbering.table()
     shown = _closed_first(results)
     figure = (scatter_figure(numbering.figure(), round_, model, results, palette, cache)
-              if detail.figures and len(results) >= 2 else None)
+              if detail.figures and len(_ranked(results)) >= 2 else None)
     benchmarks = sorted(set(group["benchmark"].to_list()))
     fastest = next((r for r in shown if r["fastest"]), None)
     return ModelSection(
@@ -156,7 +199,8 @@ def model_section(number: str, round_: str, model: str, group: pl.DataFrame, num
                            for r in shown if r["cheapest_for_accelerator"]),
         front=tuple(r["system"] for r in shown if r["on_pareto_front"]),
         division=shown[0].get("division") or "" if shown else "",
-        open_results=sum(1 for r in results if r.get("division") == "open") if shown is not results else 0,
+        open_results=sum(1 for r in results if r.get("division") == "open") if shown and shown[0]["division"] == "closed" else 0,
+        unranked_results=sum(1 for r in results if r.get("division") is None),
         table=results_table(table_number, model, round_, results, numbering, detail), figure=figure,
     )
 
@@ -195,30 +239,36 @@ def results_table(number: int, model: str, round_: str, results: list[dict], num
                   detail: Detail = WEB) -> Table:
     """The cheapest results and every tagged one (front, fastest, cheapest per accelerator), ranked."""
     rows = tuple(result_row(r["result_rank"], r, numbering) for r in results
-                 if r["result_rank"] <= detail.top_rows or (detail.tagged_rows and _tagged(r)))
+                 if r["result_rank"] is None or r["result_rank"] <= detail.top_rows or (detail.tagged_rows and _tagged(r)))
     hidden = len(results) - len(rows)
     divisions = sorted({r.get("division") for r in results if r.get("division")}, key=lambda d: d != "closed")
+    unranked = sum(1 for r in results if r["result_rank"] is None)
     caption = f"{model_name(model)}, {round_}: results ranked by cost to train" + (
         ", closed division first, open division ranked apart" if len(divisions) > 1 else
         f", {divisions[0]} division" if divisions else "") + (
-        f" (the {len(rows)} cheapest or tagged of {len(results)}; a rank missing from # is a result not shown: "
-        "atlas.html and data/atlas.csv have all)" if hidden else "")
+        f"; {unranked} of unknown division last, unranked (“–”: its systems JSON gives no division)" if unranked else "") + (
+        f" (the {len(rows) - unranked} cheapest or tagged of {len(results) - unranked} ranked; a rank missing from # is "
+        "a result not shown: atlas.html and data/atlas.csv have all)" if hidden else "")
     return Table(number, caption, RESULT_COLUMNS, rows, css="atlas-table", csv="atlas", fixed=detail.fixed_tables)
 
 
-def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
-    """One result on its cheapest instance; its footnotes are numbered here, in reading order."""
+def result_row(rank: int | None, r: dict, numbering: Numbering) -> Row:
+    """One result on its cheapest instance (`rank` None: of unknown division, unranked); its footnotes are
+    numbered here, in reading order."""
     tags = tuple(t for t, on in (
         (Tag(f"cheapest {r['accelerator_model']}", "best"), r["cheapest_for_accelerator"]),
         (Tag("fastest"), r["fastest"]), (Tag("Pareto", "front"), r["on_pareto_front"]),
         (Tag("estimate", title=r["price_basis"]), _estimate(r)),
         (Tag("open division", title="ranked among open-division results only"), r.get("division") == "open"),
+        (Tag("division unknown", title=UNRANKED), r.get("division") is None),
+        (Tag("scored by the rules", title=f"the official summarizer stops: {r.get('official_crash')}"),
+         r.get("score_basis") == "rules"),
         (Tag("rules deviation", title=r.get("rule_deviation") or ""), bool(r.get("deviates_from_rules")))) if on)
     instance_subs = tuple(s for s, on in ((f"{r['idle_accelerators']} accelerator(s) idle", r["idle_accelerators"]),
                                           (f"+{r['instances_priced'] - 1} other instance(s)", r["instances_priced"] > 1)) if on)
     approximate = r["price_certainty"] == "approximate"
     return Row((
-        Cell(str(rank), sort=rank),
+        Cell(fmt.count(rank), sort=rank),
         Cell(r["system"], subs=(r["submitter"],), tags=tags, breakable=True,
              note=numbering.note(f"sys:{r['folder']}:{r['system']}", result_footnote(r))),
         Cell(f"{r['number_of_nodes']} × {r['accelerators_per_node']} {r['accelerator_model']}", sort=r["accelerators_total"]),
@@ -226,6 +276,10 @@ def result_row(rank: int, r: dict, numbering: Numbering) -> Row:
         Cell(instances_label(r), subs=instance_subs, breakable=True),
         Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], subs=(f"as of {fmt.day(r['price_as_of'])}",),
              tags=tuple(t for t, on in ((Tag("≈ price"), approximate),
+                                        (Tag(str(r.get("offer_kind")).replace("_", " "),
+                                             title=labels.offer_tag_title(r.get("offer_kind")) or ""),
+                                         bool(labels.offer_tag_title(r.get("offer_kind")))),
+                                        (Tag("fabric?", title=r.get("cluster_flag") or ""), bool(r.get("cluster_flag"))),
                                         (Tag("stale", title=f"{r.get('price_age_days')} days old at the price date"),
                                          bool(r.get("stale")))) if on),
              note=numbering.note(f"price:{r['provider']}:{r['instance_type']}", price_note(
@@ -252,11 +306,26 @@ def _billing(r: dict) -> str:
     return "per chip" if r.get("billing") == "chip" else f"an instance of {r['instance_accelerators']} accelerators"
 
 
+UNRANKED = ("its systems JSON gives no division and its name does not say: shown and priced, ranked against "
+            "neither division")
+
+
 def result_footnote(r: dict) -> str:
-    """The system, how its score was computed, and which catalog model it is priced as."""
+    """The system, how its score was computed, what its systems JSON lacks and where that was taken
+    from, and which catalog model it is priced as."""
     parts = [system_note(r["system"], r, r["round"], software_limit=SOFTWARE_LIMIT)]
     if r.get("runs") is not None:
         parts.append(runs_note(r["runs"], r.get("dropped_runs")))
+    if r.get("score_basis") == "rules":
+        parts.append(f"The official summarizer stops on this system ({r['official_crash']}), a field its scoring never "
+                     "reads: the runs are scored by the written rules, as its scoring function scores them.")
+    if r.get("division") is None:
+        parts.append(f"Division unknown: {UNRANKED}.")
+    elif r.get("division_source") == "system name":
+        parts.append(f"Division {r['division']} from the system name (its systems JSON has no division field).")
+    source = r.get("nodes_source")
+    if source not in (None, "systems JSON"):
+        parts.append(f"Node count from {_nodes_from(source)} (the systems JSON has no number_of_nodes field).")
     if r.get("scaling_factor") not in (None, 1.0):
         parts.append(f"The review committee's scaling.json factor {r['scaling_factor']:g} is applied.")
     parts.append(f"Priced as catalog model {r.get('accelerator_model') or 'unknown'}"
@@ -267,6 +336,13 @@ def result_footnote(r: dict) -> str:
         parts.append(f"The official score, kept as MLCommons published it, departs from the written rules: "
                      f"{r['rule_deviation']}.")
     return " ".join(parts)
+
+
+def _nodes_from(source: str) -> str:
+    """nodes_source in words: "system name" (NVIDIA's n<N>), or "systems JSON '<field>'" (a misspelt field)."""
+    if source == "system name":
+        return "NVIDIA's n<N> token of the system name"
+    return f"the systems JSON's field {source.removeprefix('systems JSON ')}"
 
 
 def tip(r: dict) -> str:
@@ -283,7 +359,10 @@ def scatter_figure(number: int, round_: str, model: str, results: list[dict], pa
                    cache: ChartCache = NO_CACHE) -> Figure:
     """Time against cost of every priced result of the group, coloured by accelerator model; the front's
     first points labelled. Where the group has results of both divisions, the open ones are drawn
-    hollow and the front is the closed division's (open results are ranked apart)."""
+    hollow and the front is the closed division's (open results are ranked apart). Results of unknown
+    division are not drawn (they are ranked against neither); the caption says how many."""
+    left_off = len(results) - len(_ranked(results))
+    results = _ranked(results)
     mixed = len({r.get("division") for r in results}) > 1
     shown = _closed_first(results)  # the division whose front is drawn
     on_front = {id(r) for r in shown if r["on_pareto_front"]}
@@ -306,5 +385,7 @@ def scatter_figure(number: int, round_: str, model: str, results: list[dict], pa
     else:
         words = ((f", {division} division" if division else "") + ": time against cost to train of each priced result "
                  "on its cheapest instance, coloured by accelerator model. Ringed points are the Pareto front.")
+    if left_off:
+        words += f" Not drawn: {left_off} result(s) of unknown division (in the table, unranked)."
     return Figure(number, cache.svg(charts.pareto_chart, points, chart_id(number), alt), alt,
                   f"{model_name(model)}, {round_}" + words)

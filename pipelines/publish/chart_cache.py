@@ -1,7 +1,8 @@
-"""Charts drawn once per content: the atlas's SVG charts kept on disk under a key of what they show.
+"""Charts drawn once per content: the report's and the atlas's SVG charts kept on disk under a key of what
+they show.
 
-Drawing is most of the atlas web edition's build (about 85 charts at a third of a second each, in
-matplotlib). A chart is a pure function of its arguments and of the drawing code, so its SVG is kept
+Drawing is most of the report's HTML build (57 charts for the bundled data, about 10 s in matplotlib)
+and of the atlas web edition's (about 85 charts at a third of a second each). A chart is a pure function of its arguments and of the drawing code, so its SVG is kept
 under the SHA-256 of both: a price change redraws only the charts whose points moved, a new round
 only its own charts (and the trend chart), an unchanged atlas none. Any edit to the chart code, the
 palette, matplotlib or adjustText changes every key. `prune` keeps the folder to the charts of the
@@ -40,20 +41,21 @@ class ChartCache:
         self.used: set[str] = set()
         self.drawn = 0  # charts drawn by this cache (the rest came from the folder)
 
-    def key(self, draw: Callable[..., str], args: tuple) -> str:
+    def key(self, draw: Callable[..., str], args: tuple, kwargs: dict | None = None) -> str:
         # repr of the arguments: dataclasses, floats (shortest round-trip repr), strings, tuples
-        return hashlib.sha256(f"{self.version}\n{draw.__qualname__}\n{args!r}".encode()).hexdigest()
+        named = f"\n{sorted(kwargs.items())!r}" if kwargs else ""
+        return hashlib.sha256(f"{self.version}\n{draw.__qualname__}\n{args!r}{named}".encode()).hexdigest()
 
-    def svg(self, draw: Callable[..., str], *args) -> str:
+    def svg(self, draw: Callable[..., str], *args, **kwargs) -> str:
         if self.folder is None:
             self.drawn += 1
-            return draw(*args)
-        name = self.key(draw, args) + ".svg"
+            return draw(*args, **kwargs)
+        name = self.key(draw, args, kwargs) + ".svg"
         self.used.add(name)
         path = self.folder / name
         if path.is_file():
             return path.read_text(encoding="utf-8")
-        drawn = draw(*args)
+        drawn = draw(*args, **kwargs)
         self.drawn += 1
         write_atomic(path, drawn.encode("utf-8"))  # whole files only: a killed build never leaves half a chart
         return drawn

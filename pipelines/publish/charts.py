@@ -220,6 +220,10 @@ def _covered(box: Bbox, others: list[Bbox]) -> float:
                for o in others)
 
 
+def _padded(box: Bbox, dx: float = 4.0, dy: float = 1.5) -> Bbox:
+    return Bbox.from_extents(box.x0 - dx, box.y0 - dy, box.x1 + dx, box.y1 + dy)
+
+
 def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
     """Each labelled point's name beside it: adjustText moves the labels off each other and off the
     points; a last pass moves any label still overlapping one before it, a point, or the axes' edge up
@@ -254,7 +258,8 @@ def _label_points(ax, fig, points: list[Point], fontsize: float) -> None:
         # the first free place; on a crowded chart with none free, the place inside the axes that covers
         # the least of the other labels and points (never the tick labels outside the axes)
         others = placed + marks
-        free = next((c for c in inside if not any(c[2].overlaps(o) for o in others)), None)
+        # a few pixels of room around each label: a browser's font runs a little wider than matplotlib measures
+        free = next((c for c in inside if not any(_padded(c[2]).overlaps(o) for o in others)), None)
         dx, dy, moved = free or min(inside, key=lambda c: _covered(c[2], others), default=(0.0, 0.0, box))
         if dx or dy:
             x, y = ax.transData.transform(text.get_position())
@@ -428,7 +433,9 @@ def emissions_chart(points: list[EmissionsPoint], chart_id: str, alt: str) -> st
     bound of the accelerators' own energy) is a hollow circle, a measured one a filled diamond, so
     the two read apart in greyscale print too.
     """
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.6))
+    # taller with more labels: the whole market brings points of near cost and emissions, whose labels
+    # need lines of their own
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, max(3.6, 1.6 + 0.32 * sum(bool(p.label) for p in points))))
     tips = Tips()
     for estimate, marker, face, edge, name in ((False, "D", MEASURED, MEASURED, "measured energy"),
                                                (True, "o", "none", BAR, "estimated energy (board power)")):

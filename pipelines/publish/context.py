@@ -22,6 +22,7 @@ from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
 from pipelines.publish import labels, numbers as fmt
 from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
 from pipelines.publish.report_answer import ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings
@@ -58,6 +59,7 @@ class Report:
     appendix: Table  # the input files
     counts: Counts
     pricing: ReportPricing
+    unknown_accelerators: str = ""  # "V100 (lambda, 2 offers); ...": catalog offers never priced
 
     @property
     def benchmarks(self) -> list[BenchmarkSection]:
@@ -79,15 +81,17 @@ def build_context(
     generated_on: date,
     offers: pl.DataFrame,
     options: pl.DataFrame | None = None,
+    unknown_accelerators: pl.DataFrame | None = None,
+    chart_cache: ChartCache = NO_CACHE,
 ) -> Report:
     """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows;
-    `offers` the cheapest_offers mart (the answer page)."""
+    `offers` the cheapest_offers mart (the answer page); the charts are drawn through `chart_cache`."""
     numbering = Numbering()
     answer_number = numbering.table()  # the answer's table and chart come first in reading order
     answer_chart = numbering.figure() if has_savings(offers) else None
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
                                  price_history=price_history, cost_changes=cost_changes, cost=cost, options=options,
-                                 pricing=Pricing.from_settings(settings))
+                                 pricing=Pricing.from_settings(settings), chart_cache=chart_cache)
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(
@@ -111,7 +115,16 @@ def build_context(
         price_date=fmt.day(dates["price_date"]), previous_date=previous, answer=answer,
         sections=sections, changes=changes, paying=paying, methodology=methodology,
         appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
+        unknown_accelerators=unknown_list(unknown_accelerators),
     )
+
+
+def unknown_list(unknown: pl.DataFrame | None) -> str:
+    """The catalogs' accelerators no alias matches, in words: "A6000 (lambda; 3 offers), ..." (both methodologies)."""
+    if unknown is None or unknown.is_empty():
+        return ""
+    return "; ".join(f"{r['accelerator']} ({', '.join(labels.provider(p) for p in r['providers'].split(', '))}: "
+                     f"{r['offers']} offer{'s' if r['offers'] != 1 else ''})" for r in unknown.iter_rows(named=True))
 
 
 def report_pricing(settings: dict, options: pl.DataFrame) -> ReportPricing:

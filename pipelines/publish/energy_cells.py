@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pipelines.metrics.energy import ESTIMATE, MEASURED
 from pipelines.publish import charts, numbers as fmt
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Figure, chart_id
 
@@ -76,7 +77,8 @@ def _tip(r: dict, label) -> str:
                        f"cost to train {fmt.usd(r['cost_to_train_usd'])}"))
 
 
-def emissions_figure(numbering: Numbering, rows: list[dict], title: str, label) -> Figure | None:
+def emissions_figure(numbering: Numbering, rows: list[dict], title: str, label,
+                     cache: ChartCache = NO_CACHE) -> Figure | None:
     """Cost to train against emissions per run of the rows that have both (numbered only when it is
     drawn); None below two points. ``label``: a row's name on the chart."""
     known = [r for r in rows if r.get("emissions_kg_co2e") is not None and r.get("cost_to_train_usd") is not None]
@@ -94,4 +96,4 @@ def emissions_figure(numbering: Numbering, rows: list[dict], title: str, label) 
                f"grid intensity of the instance's region)"
                + (f"; hollow circles: energy estimated from board power ({estimated} of {len(points)})" if estimated else "")
                + ".")
-    return Figure(number, charts.emissions_chart(points, chart_id(number), alt), alt, caption)
+    return Figure(number, cache.svg(charts.emissions_chart, points, chart_id(number), alt), alt, caption)

@@ -16,8 +16,9 @@ def generated_on() -> date:
     return now.date()
 
 
-def report_context(tables: dict[str, pl.DataFrame]) -> dict:
-    """The report's template context from the marts (REPORT_TABLES in pipelines/defs/report.py)."""
+def report_context(tables: dict[str, pl.DataFrame], chart_cache=None) -> dict:
+    """The report's template context from the marts (REPORT_TABLES in pipelines/defs/report.py), its charts
+    drawn through `chart_cache` (publish/chart_cache.py; None: every chart drawn)."""
     settings_row = tables["stg_report_settings"].row(0, named=True)
     dates = tables["report_dates"].row(0, named=True)
     # the chapters' tables, the summary and "What changed" are at the baseline's pricing option
@@ -29,6 +30,7 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
     if "stg_comparisons" in tables and "description" not in cost.columns:  # each comparison's text from report.toml
         descriptions = tables["stg_comparisons"].select("comparison", "description").unique("comparison", keep="first")
         cost = cost.join(descriptions, on="comparison", how="left", maintain_order="left")
+    from pipelines.publish.chart_cache import NO_CACHE
     from pipelines.publish.context import build_context
 
     return build_context(
@@ -36,4 +38,5 @@ def report_context(tables: dict[str, pl.DataFrame]) -> dict:
         price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
         time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
         offers=tables["cheapest_offers"], options=all_options,
+        unknown_accelerators=tables.get("catalog_unknown_accelerators"), chart_cache=chart_cache or NO_CACHE,
     )

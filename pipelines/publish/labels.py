@@ -19,7 +19,21 @@ BENCHMARKS = {
 
 SHORT_BENCHMARKS = {"resnet": "ResNet-50", "bert": "BERT-Large", "dlrm": "DLRM"}
 
-PROVIDERS = {"aws": "AWS", "gcp": "GCP", "azure": "Azure"}
+PROVIDERS = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda", "nebius": "Nebius", "oci": "OCI",
+             "runpod": "RunPod", "vast": "Vast.ai", "verda": "Verda", "hyperstack": "Hyperstack", "cudo": "Cudo",
+             "mithril": "Mithril", "hyperbolic": "Hyperbolic", "lium": "Lium", "jarvislabs": "JarvisLabs",
+             "primeintellect": "Prime Intellect", "seeweb": "Seeweb", "shadeform": "Shadeform",
+             "spheron": "Spheron", "yotta": "Yotta", "daytona": "Daytona"}
+# What a price that is not a provider's list price is, for the tag the tables put on it.
+OFFER_KINDS = {"marketplace": "a marketplace or auction price (another host's machine, or the going rate of an "
+                              "auction), not a provider's list price",
+               "community": "a community host's price (RunPod community pods), not a provider's list price",
+               "reserved_only": "sold reserved only"}
+
+
+def offer_tag_title(kind: str | None) -> str | None:
+    """The tooltip of a non-list offer's tag; None for a list price."""
+    return OFFER_KINDS.get(kind or "list")
 
 
 def benchmark(name: str) -> str:

@@ -70,7 +70,39 @@ def rows_on_new_page(html: str) -> tuple[str, ...]:
     return tuple(refs)
 
 
-def table_shape(html: str) -> str:
-    """A digest of the tables' ids and rows: two documents of the same shape move the same rows (hints
-    are used only between them)."""
-    return hashlib.sha256("".join(m.group(0) for m in re.finditer(r'<table id="[^"]+"|<tr\b', html)).encode()).hexdigest()
+_SHAPE = re.compile(r'<table id="([^"]+)"|<tr\b|</table>')
+
+
+def table_prefixes(html: str) -> dict[str, str]:
+    """Per table id, a digest of the ids and rows of every table from the start of the document to the end of that
+    one. Whether a row's footnotes fit its page depends on what comes before the row (and on its own table), not on
+    what follows: a row moved to a new page by one layout is moved at once by the next while this digest holds. A
+    new price keeps it; a row added to that table or an earlier one does not; rows added to later tables do not
+    matter (a price change adds rows to the changes chapter, at the end)."""
+    digest, prefixes, table = hashlib.sha256(), {}, None
+    for found in _SHAPE.finditer(html):
+        if found.group(0) == "</table>":
+            if table is not None:
+                prefixes[table] = digest.hexdigest()
+            table = None
+            continue
+        digest.update(found.group(0).encode())
+        table = found.group(1) or table
+    return prefixes
+
+
+def layout_hints(breaks: tuple[str, ...], html: str) -> dict:
+    """What to keep of a layout for the next one (hints_that_hold): the rows it started on a new page and the
+    prefix digest of each of their tables."""
+    prefixes = table_prefixes(html)
+    tables = {ref.rpartition("/")[0] for ref in breaks}
+    return {"breaks": list(breaks), "prefixes": {t: prefixes[t] for t in sorted(tables) if t in prefixes}}
+
+
+def hints_that_hold(last: object, html: str) -> tuple[str, ...]:
+    """The rows of a previous layout's hints (layout_hints) whose tables' prefix digest `html` still has."""
+    if not isinstance(last, dict) or not isinstance(last.get("prefixes"), dict):
+        return ()
+    prefixes = table_prefixes(html)
+    return tuple(str(ref) for ref in last.get("breaks", ())
+                 if (table := str(ref).rpartition("/")[0]) in prefixes and last["prefixes"].get(table) == prefixes[table])

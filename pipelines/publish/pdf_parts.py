@@ -1,4 +1,4 @@
-"""Documents printed as several PDFs, each laid out once per content (the atlas's digest).
+"""PDFs laid out once per content: the report (print_kept) and the atlas's digest, printed as several PDFs.
 
 WeasyPrint lays out about five pages a second and holds every page until the PDF is written: the
 atlas's digest as one document (115 pages for eleven rounds) took 24 s a layout and 575 MiB, and any
@@ -23,6 +23,7 @@ from datetime import date
 from importlib import metadata
 from pathlib import Path
 
+from pipelines.publish.page_breaks import hints_that_hold, layout_hints
 from pipelines.publish.store import prune, write_atomic
 
 # Where a document says the day it was generated: left out of its key and filled in when it is laid out,
@@ -31,6 +32,7 @@ GENERATED = "@generated-day@"
 WORKERS = 2  # processes laying out at once: the machine's two cores (each holds one document's pages)
 WORKER_NICENESS = 10  # pdf_process's workers yield the CPU to the process that started them
 PRINTING_CODE = ("render.py", "page_breaks.py", "pdf.py")  # what the HTML goes through on its way to a PDF
+HINTS = "hints"  # <cache>/hints/<document>.json: the rows its last layout moved to new pages (PdfCache.hints)
 
 
 def _version() -> str:
@@ -84,16 +86,37 @@ class PdfCache:
         """Removes the PDFs this cache did not serve or keep (each a .pdf and a .json); returns how many."""
         return len(prune(self.folder, self.used, key=lambda path: path.stem))
 
+    def hints(self, name: str, html: str) -> tuple[str, ...]:
+        """The rows the last layout of document `name` started on a new page for their footnotes that still hold
+        for `html` (page_breaks.hints_that_hold): laid out with them at once, a changed document (a new price)
+        usually needs one layout, not two. Kept beside the PDFs, so they outlive a lost run history."""
+        if self.folder is None:
+            return ()
+        try:
+            last = json.loads((self.folder / HINTS / f"{name}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return ()
+        return hints_that_hold(last, html)
+
+    def remember(self, name: str, printed: Printed, html: str) -> None:
+        """Keeps the rows `printed`'s layout of `html` started on new pages, for the next layout of `name`."""
+        if self.folder is None:
+            return
+        path, hints = self.folder / HINTS / f"{name}.json", json.dumps(layout_hints(printed.breaks, html)).encode()
+        if not (path.is_file() and path.read_bytes() == hints):
+            write_atomic(path, hints)
+
 
 class Printing:
     """Prints documents (file name -> HTML) through `cache`: the ones not in it are laid out in worker
     processes, started at once, while the caller goes on (the atlas's web edition); `result` waits.
     Used as a context manager, so the workers are stopped however the caller's block ends."""
 
-    def __init__(self, pages: Mapping[str, str], created: date, cache: PdfCache,
-                 hints: Mapping[str, tuple[str, ...]] | None = None, workers: int = WORKERS, generated_on: str = ""):
+    def __init__(self, pages: Mapping[str, str], created: date, cache: PdfCache, workers: int = WORKERS,
+                 generated_on: str = ""):
         """`pages` may hold GENERATED where `generated_on` (the day, as printed) goes."""
         self.keys = {name: cache.key(html, created) for name, html in pages.items()}
+        self.pages = pages
         self.cache = cache
         self.printed: dict[str, Printed] = {}
         for name, key in self.keys.items():
@@ -105,7 +128,7 @@ class Printing:
         self.workers = min(workers, len(todo))  # processes started: none when every document is kept
         self._pool = pdf_process(self.workers) if todo else None
         self._pending = {name: self._pool.submit(print_pdf, pages[name].replace(GENERATED, generated_on), created,
-                                                 tuple((hints or {}).get(name, ())))
+                                                 cache.hints(name, pages[name]))
                          for name in todo}
 
     def __enter__(self) -> "Printing":
@@ -120,7 +143,21 @@ class Printing:
         for name, pending in self._pending.items():
             self.printed[name] = pending.result()
             self.cache.put(self.keys[name], self.printed[name])
+        for name, printed in self.printed.items():
+            self.cache.remember(name, printed, self.pages[name])
         return {name: self.printed[name] for name in self.keys}
+
+
+def print_kept(name: str, html: str, created: date, cache: PdfCache) -> Printed:
+    """One document through `cache`, laid out in this process when the cache does not have it (the report:
+    one document, and nothing for this process to do meanwhile that workers would free it for)."""
+    key = cache.key(html, created)
+    printed = cache.get(key)
+    if printed is None:
+        printed = print_pdf(html, created, cache.hints(name, html))
+        cache.put(key, printed)
+    cache.remember(name, printed, html)
+    return printed
 
 
 def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:

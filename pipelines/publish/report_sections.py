@@ -10,6 +10,7 @@ import polars as pl
 
 from pipelines.metrics.price_changes import on_demand
 from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
 from pipelines.metrics.cost import MEASURED_BASIS, OWN_MEASUREMENT
@@ -41,11 +42,13 @@ class Sources:
     options: dict  # (comparison, benchmark) -> its cost_to_train rows of every pricing option
     pricing: Pricing
     palette: Palette  # one colour and marker per instance, in every figure
+    chart_cache: ChartCache = NO_CACHE  # each chart drawn once per content (publish/chart_cache.py)
 
     @classmethod
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
                    price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame,
-                   options: pl.DataFrame | None = None, pricing: Pricing | None = None) -> Sources:
+                   options: pl.DataFrame | None = None, pricing: Pricing | None = None,
+                   chart_cache: ChartCache = NO_CACHE) -> Sources:
         # where every price comes from (the sources appendix), then the chapters' history charts: on-demand
         # list prices (the pricing options' table has its own, report_pricing.py)
         price_lines = {price_line_key({**r, "price_as_of": r["as_of"]}): f"{r['file']} line {r['line']}"
@@ -68,6 +71,7 @@ class Sources:
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
             options=by_benchmark, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
             palette=Palette(label(r) for r in cost.sort("position", maintain_order=True).iter_rows(named=True)),
+            chart_cache=chart_cache,
         )
 
 
@@ -80,6 +84,7 @@ class Pick:
     time: str
     usd: float
     minutes: float
+    kind: str = ""  # "a marketplace price": an offer that is not a provider's list price (its offer_kind)
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     return BenchmarkSection(
         heading=Heading(number, workload or labels.benchmark(bench), f"{first['comparison']}-{bench}"),
         short=short, comparison=first["comparison_title"], table=table,
-        figures=cost_figures(rows, short, front, numbering, sources.palette),
+        figures=cost_figures(rows, short, front, numbering, sources.palette, sources.chart_cache),
         cheapest=_pick(cheapest), fastest=_pick(fastest),
         baseline=label(baseline) if baseline else None,
         baseline_cost=fmt.usd(baseline["cost_to_train_usd"]) if baseline and baseline["cost_to_train_usd"] is not None else None,
@@ -216,8 +221,10 @@ def value_sentence(known: list[dict]) -> str:
 def _pick(row: dict | None) -> Pick | None:
     if row is None:
         return None
+    kind = row.get("offer_kind") or "list"
     return Pick(label(row), fmt.usd(row["cost_to_train_usd"]), fmt.minutes(row["time_to_train_minutes"]),
-                row["cost_to_train_usd"], row["time_to_train_minutes"])
+                row["cost_to_train_usd"], row["time_to_train_minutes"],
+                "" if kind == "list" else f"a {kind.replace('_', ' ')} price")
 
 
 def runner_up(known: list[dict]) -> RunnerUp | None:
@@ -257,7 +264,9 @@ def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numb
 def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row:
     cheapest = r["cost_rank"] == 1
     tags = ((Tag("baseline"),) if r["is_baseline"] else ()) + ((Tag("cheapest", "best"),) if cheapest else ()) \
-        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ())
+        + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ()) \
+        + ((Tag(r["offer_kind"].replace("_", " "), title=labels.offer_tag_title(r["offer_kind"])),)
+           if labels.offer_tag_title(r.get("offer_kind")) else ())
     accelerators = f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–"
     if r["system"]:
         system_call = numbering.note(f"sys:{r['system']}:{r['benchmark']}", *system_footnote(r, sources))
@@ -356,7 +365,7 @@ def tip(r: dict) -> str:
 
 
 def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering: Numbering,
-                 palette: Palette) -> tuple[Figure, ...]:
+                 palette: Palette, cache: ChartCache = NO_CACHE) -> tuple[Figure, ...]:
     """The cost chart; the savings chart when the baseline has a cost; time against cost from two results."""
     known = [r for r in rows if r["cost_to_train_usd"] is not None]
     baseline = next((r for r in rows if r["is_baseline"]), None)
@@ -367,14 +376,14 @@ def cost_figures(rows: list[dict], short: str, front: tuple[str, ...], numbering
         shown = [r for r in rows if id(r) in keep or r["is_baseline"]]
         bars_note = (f", the {len(shown) - (1 if baseline else 0)} cheapest of {len(rows)} instances"
                      + (" and the baseline" if baseline else ""))
-    figures = [cost_figure(numbering.figure(), shown, short, bars_note, palette)]
+    figures = [cost_figure(numbering.figure(), shown, short, bars_note, palette, cache)]
     if baseline and baseline["cost_to_train_usd"] is not None and known:
-        figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette))
+        figures.append(savings_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette, cache))
     if len(known) >= 2:
-        figures.append(pareto_figure(numbering.figure(), known, short, front, palette))
+        figures.append(pareto_figure(numbering.figure(), known, short, front, palette, cache))
     if sum(r.get("relative_value") is not None for r in shown) >= 2:
-        figures.append(value_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette))
-    emissions = emissions_figure(numbering, known, short, label)
+        figures.append(value_figure(numbering.figure(), shown, short, label(baseline), bars_note, palette, cache))
+    emissions = emissions_figure(numbering, known, short, label, cache)
     return tuple(figures) + ((emissions,) if emissions else ())
 
 
@@ -387,35 +396,38 @@ def _bar(r: dict, value: float | None, text: str, palette: Palette) -> charts.Ba
     return charts.Bar(label(r), value, text, _bar_kind(r), palette[label(r)].color, tip(r))
 
 
-def cost_figure(number: int, shown: list[dict], short: str, bars_note: str, palette: Palette) -> Figure:
+def cost_figure(number: int, shown: list[dict], short: str, bars_note: str, palette: Palette,
+                cache: ChartCache = NO_CACHE) -> Figure:
     bars = [_bar(r, r["cost_to_train_usd"], fmt.usd(r["cost_to_train_usd"]), palette) for r in shown]
     alt = _bars_alt(f"the cost to train {short} on each instance", bars)
-    return Figure(number, charts.bar_chart(bars, "Cost to train (USD)", chart_id(number), alt), alt,
+    return Figure(number, cache.svg(charts.bar_chart, bars, "Cost to train (USD)", chart_id(number), alt), alt,
                   f"{short}: cost to train per instance{bars_note}; the cheapest and the baseline (hatched) in bold, "
                   f"each instance in its colour in every figure.")
 
 
 def savings_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str,
-                   palette: Palette) -> Figure:
+                   palette: Palette, cache: ChartCache = NO_CACHE) -> Figure:
     bars = [_bar(r, r["savings_pct"], fmt.savings(r["savings_pct"]), palette) for r in shown if not r["is_baseline"]]
     alt = _bars_alt(f"the savings against the baseline {baseline}", bars)
-    return Figure(number, charts.bar_chart(bars, f"Savings against {baseline} (%)", chart_id(number), alt, signed=True),
+    return Figure(number, cache.svg(charts.bar_chart, bars, f"Savings against {baseline} (%)", chart_id(number), alt,
+                                    signed=True),
                   alt, f"{short}: savings against the baseline {baseline}{bars_note}: right of zero cheaper, left of "
                        f"zero dearer, written as a multiple of the baseline's cost.")
 
 
 def value_figure(number: int, shown: list[dict], short: str, baseline: str, bars_note: str,
-                 palette: Palette) -> Figure:
+                 palette: Palette, cache: ChartCache = NO_CACHE) -> Figure:
     """Relative value: samples per dollar against the baseline's (1.00×), the Gaudi study's headline."""
     bars = [_bar(r, r.get("relative_value"), fmt.times(r.get("relative_value")), palette) for r in shown]
     alt = _bars_alt(f"samples per dollar relative to the baseline {baseline}", bars)
-    return Figure(number, charts.bar_chart(bars, f"Samples per dollar relative to {baseline} (×)", chart_id(number), alt,
-                                          missing_text="no throughput known", dollars=False),
+    return Figure(number, cache.svg(charts.bar_chart, bars, f"Samples per dollar relative to {baseline} (×)",
+                                    chart_id(number), alt, missing_text="no throughput known", dollars=False),
                   alt, f"{short}: relative value, samples per dollar against the baseline {baseline} (1.00×){bars_note}; "
                        f"longer is more training for the money; no bar: no throughput or samples to converge known.")
 
 
-def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...], palette: Palette) -> Figure:
+def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, ...], palette: Palette,
+                  cache: ChartCache = NO_CACHE) -> Figure:
     """Time against cost; past MAX_POINT_LABELS points only the front and the baseline are labelled."""
     many = len(known) > MAX_POINT_LABELS
     points = [charts.Point(label(r) if not many or r["on_pareto_front"] or r["is_baseline"] else "",
@@ -429,7 +441,7 @@ def pareto_figure(number: int, known: list[dict], short: str, front: tuple[str, 
                + (", joined by a dashed staircase" if len(front) > 1 else "")
                + "; every other point is matched or beaten on both time and cost by a point on the front"
                + (" (labels on the front and the baseline only)" if many else "") + ".")
-    return Figure(number, charts.pareto_chart(points, chart_id(number), alt), alt, caption)
+    return Figure(number, cache.svg(charts.pareto_chart, points, chart_id(number), alt), alt, caption)
 
 
 def history_figure(number: int, section: int, comparison: pl.DataFrame, sources: Sources) -> Figure:
@@ -448,8 +460,8 @@ def history_figure(number: int, section: int, comparison: pl.DataFrame, sources:
            + _listed([f"{k}: " + (", ".join(f"{d.isoformat()} {fmt.usd_hour(p)}" for d, p in v) or "no price")
                       for k, v in series.items()]) + ".")
     tips = {k: [f"{k}: {fmt.usd_hour(p)} per hour from {d.isoformat()}" for d, p in v] for k, v in series.items()}
-    svg = charts.price_history_chart(series, "On-demand price (USD per hour)", chart_id(number), alt,
-                                     until=sources.price_date, styles={k: sources.palette[k] for k in series}, tips=tips)
+    svg = sources.chart_cache.svg(charts.price_history_chart, series, "On-demand price (USD per hour)", chart_id(number),
+                                  alt, until=sources.price_date, styles={k: sources.palette[k] for k in series}, tips=tips)
     return Figure(number, svg, alt, f"On-demand price history of the instances compared in section {section}{note}, "
                                     f"up to {fmt.day(sources.price_date)}.")
 

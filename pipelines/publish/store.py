@@ -105,10 +105,12 @@ def _point(link: Path, target: Path) -> None:
 
 def prune(folder: Path | None, used: set[str], key: Callable[[Path], str] = lambda path: path.name) -> set[str]:
     """Deletes the files of a cache `folder` whose key (by default the file name) is not in `used`: the
-    cache keeps what the last build served, no more. Returns the keys deleted."""
+    cache keeps what the last build served, no more. A temporary file that a live process is writing
+    (write_atomic's, of a concurrent run) is left to it. Returns the keys deleted."""
     if folder is None or not folder.is_dir():
         return set()
-    stale = [path for path in folder.iterdir() if key(path) not in used]
+    stale = [path for path in folder.iterdir()
+             if path.is_file() and key(path) not in used and not _being_written(path)]
     for path in stale:
         path.unlink(missing_ok=True)
     return {key(path) for path in stale}
@@ -182,6 +184,11 @@ def _collect_garbage(reports: Path, now: float | None = None) -> None:
                 continue  # removed meanwhile
             if age > BUILD_MAX_AGE:
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def _being_written(path: Path) -> bool:
+    match = TMP_FILE.match(path.name)
+    return bool(match) and _alive(int(match.group(1)))
 
 
 def _alive(pid: int) -> bool:

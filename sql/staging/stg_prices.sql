@@ -1,6 +1,7 @@
 -- Every price snapshot ever loaded, one row per (provider, region, instance_type, pricing option, as_of).
 -- usd_per_hour is the effective hourly rate (recurring + upfront / (term_years x 8760 h)); a spot price that
--- stands for several zones keeps their count and range, and the provider's interruption-frequency bucket.
+-- stands for several zones keeps their count and range, and the provider's interruption-frequency bucket;
+-- offer_kind: list, marketplace, community or reserved_only (who sells at that price).
 create or replace table stg_prices as
 select
     provider::varchar                 as provider,
@@ -21,6 +22,7 @@ select
     zone_min_usd_per_hour::double     as zone_min_usd_per_hour,
     zone_max_usd_per_hour::double     as zone_max_usd_per_hour,
     interruption_frequency::varchar   as interruption_frequency,
+    offer_kind::varchar               as offer_kind,
     file::varchar                     as file,
     line::varchar                     as line
 from prices_in

@@ -4,6 +4,9 @@ Files are fetched or dropped in by hand under any name, so the first bytes decid
 - JSON (first non-blank byte `{`): the top-level keys tell the kind (`json_kind`);
 - an AWS Price List CSV starts with its `FormatVersion` metadata line; its OfferCode line tells
   the EC2 offer (AmazonEC2) from the savings plan offer (AmazonComputeSavingsPlan);
+- a SkyPilot catalog's header names `InstanceType` (skypilot.py; a file at the catalog's place,
+  skypilot_<date>/<cloud>/vms.csv, is read as one whatever its header, so a broken header is
+  reported as a catalog's);
 - any other text is read as the normalized CSV, whose header check gives a precise error.
 Only the head of the file is read here: AWS CSVs are gigabytes.
 """
@@ -26,13 +29,14 @@ AWS_SAVINGS_PLAN_JSON = "aws_savings_plan_json"
 AWS_SPOT_HISTORY_JSON = "aws_spot_history_json"
 AWS_SPOT_ADVISOR_JSON = "aws_spot_advisor_json"
 AZURE_JSON = "azure_json"
+SKYPILOT_CSV = "skypilot_csv"
 GCP_JSON = "gcp_json"
 
 _OFFER_CODE = re.compile(rb'^"?OfferCode"?\s*,\s*"?([^"\r\n]*)', re.MULTILINE)
 
 
 def sniff(path: Path) -> str:
-    """NORMALIZED_CSV, AWS_CSV, AWS_SAVINGS_PLAN_CSV or JSON, from the file's first bytes."""
+    """NORMALIZED_CSV, AWS_CSV, AWS_SAVINGS_PLAN_CSV, SKYPILOT_CSV or JSON, from the file's first bytes."""
     try:
         with path.open("rb") as handle:
             head = handle.read(HEAD_BYTES)
@@ -50,6 +54,9 @@ def sniff(path: Path) -> str:
     if text.lstrip(b'"').startswith(b"FormatVersion"):
         offer = _OFFER_CODE.search(text)
         return AWS_SAVINGS_PLAN_CSV if offer and b"SavingsPlan" in offer.group(1) else AWS_CSV
+    first_line = text.split(b"\n", 1)[0]
+    if b"InstanceType" in first_line.split(b","):
+        return SKYPILOT_CSV
     return NORMALIZED_CSV
 
 

@@ -21,7 +21,7 @@ region); interruption_frequency is the provider's bucket of how often spot capac
 
 The normalized CSV (`provider,region,instance_type,usd_per_hour,as_of,source`, extra columns
 allowed; optional pricing_model, term_years, payment_option, offering_class, upfront_usd,
-recurring_usd_per_hour, certainty and, for spot, zone_count, zone_min_usd_per_hour,
+recurring_usd_per_hour, certainty, offer_kind and, for spot, zone_count, zone_min_usd_per_hour,
 zone_max_usd_per_hour and interruption_frequency; a missing or empty pricing_model meaning on_demand) is the
 hand-kept form. It is small, so it is read with the csv module, which keeps exact
 line numbers. Its rows are kept as written (not filtered to instances.csv): a curated file lists
@@ -57,6 +57,9 @@ OFFERING_CLASSES = RESERVED_CLASSES + SAVINGS_PLAN_CLASSES
 # How often spot capacity was reclaimed, as the providers bucket it: "<5%", "5-10%", ">20%", "20+%".
 INTERRUPTION_BUCKET = re.compile(r"^(?:[<>]\s?\d{1,2}%|\d{1,2}\s?-\s?\d{1,2}\s?%|\d{1,2}\+\s?%)$")
 CERTAINTIES = ("exact", "approximate")
+# Who sells at the price: a provider's list price; a marketplace host's (Vast.ai); a community host's
+# (RunPod community pods); or a price only sold reserved (AWS p5e lists 0 on demand).
+OFFER_KINDS = ("list", "marketplace", "community", "reserved_only")
 HOURS_PER_YEAR = 8760  # AWS, Azure and GCP all bill a commitment year as 365 x 24 hours
 
 PRICE_SCHEMA: dict[str, pl.DataType] = {
@@ -77,6 +80,7 @@ PRICE_SCHEMA: dict[str, pl.DataType] = {
     "zone_min_usd_per_hour": pl.Float64,
     "zone_max_usd_per_hour": pl.Float64,
     "interruption_frequency": pl.Utf8,  # spot: the provider's bucket, e.g. "<5%"
+    "offer_kind": pl.Utf8,  # list, marketplace, community or reserved_only (OFFER_KINDS)
     "file": pl.Utf8,
     "line": pl.Utf8,
 }
@@ -95,7 +99,7 @@ NORMALIZED_COLUMNS = ("provider", "region", "instance_type", "usd_per_hour", "as
 _ON_DEMAND_DEFAULTS = {"pricing_model": "on_demand", "term_years": None, "payment_option": None,
                        "offering_class": None, "upfront_usd": None, "recurring_usd_per_hour": None,
                        "certainty": "exact", "zone_count": None, "zone_min_usd_per_hour": None,
-                       "zone_max_usd_per_hour": None, "interruption_frequency": None}
+                       "zone_max_usd_per_hour": None, "interruption_frequency": None, "offer_kind": "list"}
 SPOT_SPREAD = ("zone_count", "zone_min_usd_per_hour", "zone_max_usd_per_hour", "interruption_frequency")
 
 
@@ -276,6 +280,7 @@ def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -
     upfront = _amount(path, line, cell, "upfront_usd")
     recurring = _amount(path, line, cell, "recurring_usd_per_hour")
     certainty = _choice(path, line, cell, "certainty", CERTAINTIES) or "exact"
+    kind = _choice(path, line, cell, "offer_kind", OFFER_KINDS) or "list"
     committed = model in COMMITMENTS
     if term is not None and not committed:
         raise InputError(path, f"{line} column term_years",
@@ -298,7 +303,7 @@ def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -
                              f"{HOURS_PER_YEAR}) = {expected:.6f}")
     return {"pricing_model": model, "term_years": term, "payment_option": payment, "offering_class": offering,
             "upfront_usd": upfront, "recurring_usd_per_hour": recurring, "certainty": certainty,
-            **_spot_spread(path, line, cell, model, price)}
+            "offer_kind": kind, **_spot_spread(path, line, cell, model, price)}
 
 
 def _spot_spread(path: Path, line: int, cell: dict[str, str], model: str, price: float) -> dict:

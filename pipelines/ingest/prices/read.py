@@ -9,6 +9,8 @@ into its parts (`Parts`) and the folder combines them once:
   ties to an instance type and region (aws_savings_plans.py);
 - the AWS spot advisor's interruption buckets go onto the spot prices in force on its date
   (aws_spot.py).
+A SkyPilot catalog (skypilot.py) lists every offer of its cloud; its prices are kept for the
+instances of the instance table only, as a provider's price list is.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.errors import InputError
-from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp
+from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp, skypilot
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.instances import check_instances
 from pipelines.ingest.prices.normalized import (
@@ -114,6 +116,10 @@ def _finish(prices: pl.DataFrame, root: Path) -> pl.DataFrame:
 def _parse(path: Path, rel: str, instances: pl.DataFrame) -> Parts:
     """The parts of one file (most files hold prices only)."""
     kind = detect.sniff(path)
+    if kind == detect.SKYPILOT_CSV or skypilot.in_layout(rel):
+        prices = skypilot.read_catalog(path, rel).prices
+        return Parts(prices=[prices.join(instances.select("provider", "instance_type").unique(),
+                                         on=["provider", "instance_type"], how="semi")])
     if kind == detect.NORMALIZED_CSV:
         return Parts(prices=[read_normalized_csv(path, rel)])
     if kind == detect.AWS_CSV:

@@ -1,0 +1,352 @@
+"""SkyPilot's public catalogs (github.com/skypilot-org/skypilot-catalog, catalogs/vN/<cloud>/vms.csv):
+every GPU cloud's offers in one layout, kept as dated snapshots.
+
+A snapshot is the catalog's own layout copied under a dated folder of prices/:
+
+    prices/skypilot_<YYYY-MM-DD>/<cloud>/vms.csv
+
+provider = the cloud folder's name (lambda, nebius, runpod, ...), as_of = the folder's date,
+region = Region, instance_type = InstanceType, on-demand = Price, spot = SpotPrice where given,
+source = "SkyPilot catalog <cloud>/vms.csv as of <date>". Columns are found by header name: their
+order differs by cloud (RunPod puts Price after SpotPrice; Verda adds UpstreamCloudId).
+
+What is not an offer (counted in `Catalog.skipped`, never an error): a row without an accelerator
+(CPU machines, and GCP's a2/a3 host VMs, whose GPUs are priced on rows of their own), a row with an
+empty or zero Price (not sold on demand), GCP's GPU rows without an InstanceType (GPUs priced apart
+from the VM they attach to: not a machine one can rent), and GCP's 700.0, a placeholder SkyPilot
+writes for TPU zones without a price.
+
+Traps of the real files, each handled here once:
+- GpuInfo is a Python literal in single quotes ({'Gpus': [{'Name': 'H100', ...}], ...}); Verda writes
+  JSON and Hyperstack writes JSON's null inside Python quotes. It is parsed with ast (never eval),
+  null/true/false read as JSON's; a GpuInfo that is a plain word (GCP's TPU rows repeat the TPU name)
+  is a name, not a dict.
+- Memory per GPU comes from Gpus[0].MemoryInfo.SizeInMiB, never TotalGpuMemoryInMiB (Lambda writes the
+  per-GPU size there). RunPod writes gigabytes in SizeInMiB (80 for an 80 GB card): a SizeInMiB under
+  1,024 is read as GB, since no training GPU has less than 1 GiB.
+- Form factor (SXM, PCIe, NVL) comes from the accelerator name, the GpuInfo name or the instance type
+  (RunPod's A100-80GB is "A100 PCIe" in GpuInfo); where none says it, it stays unknown.
+- Rows repeat per availability zone. One price repeated over a region's zones is one regional price;
+  where zone spot prices differ, the region's spot price is their median with the zone count, min and
+  max (as aws_spot.py keeps for EC2's spot history; like it, AWS Local and Wavelength Zones such as
+  use1-atl2-az1 are left out); on-demand prices of one region are one price, and differing ones are an
+  InputError. A row with an empty Price and a SpotPrice (AWS p5e: reservations and capacity blocks only)
+  is not sold on demand, so it is no offer either.
+
+Offer kinds (`offer_kind`): Vast.ai lists hosts' machines and Mithril sells by auction (marketplace);
+RunPod's *_COMMUNITY pods run on community hosts (community); every other offer is a provider's list
+price (list).
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import re
+import statistics
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+
+from pipelines.errors import InputError
+from pipelines.ingest.csv_table import read_text
+from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame
+
+# prices/skypilot_<date>/<cloud>/vms.csv, as a path relative to the price folder
+LAYOUT = re.compile(r"(?:^|/)skypilot_(?P<date>[^/]*)/(?P<cloud>[^/]+)/vms\.csv$")
+PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+# AWS zone ids of the region itself (use1-az2); Local and Wavelength Zones (use1-atl2-az1) are not
+# the region's, and the AWS spot reader leaves them out of a region's figure too
+AWS_REGION_ZONE = re.compile(r"^[a-z]+\d+-az\d+$")
+REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Region")
+# Text that stands where a price should be: a catalog that has no figure, not a price of zero.
+PLACEHOLDERS = {"n/a", "na", "none", "null", "nan", "tbd", "-", "?", "unknown"}
+GCP_PLACEHOLDER = 700.0  # SkyPilot's fetch_gcp writes 700.0 for TPU zones without a price
+# Clouds whose catalog price is a market's, not a list price: Vast.ai lists hosts' machines; Mithril sells
+# GPU time by auction (its catalog's Price equals its SpotPrice, the auction's going rate).
+MARKETPLACES = {"vast": "marketplace", "mithril": "marketplace"}
+
+OFFER_SCHEMA = {
+    "provider": pl.Utf8, "instance_type": pl.Utf8, "catalog_accelerator": pl.Utf8, "gpu_name": pl.Utf8,
+    "form_factor": pl.Utf8, "accelerator_count": pl.Int64, "accelerator_memory_gb": pl.Float64,
+    "vcpus": pl.Float64, "memory_gib": pl.Float64, "offer_kind": pl.Utf8, "file": pl.Utf8, "line": pl.Int64,
+}
+
+
+@dataclass
+class Catalog:
+    """One catalog file read: its price rows, its offers (one per instance type) and what was skipped."""
+
+    prices: pl.DataFrame
+    offers: pl.DataFrame
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+def in_layout(rel: str) -> bool:
+    """True for a file at skypilot_<...>/<cloud>/vms.csv (relative to the price folder)."""
+    return LAYOUT.search(rel) is not None
+
+
+def snapshot(path: Path, rel: str) -> tuple[str, date]:
+    """(provider, as_of) from the file's place: skypilot_<YYYY-MM-DD>/<cloud>/vms.csv."""
+    found = LAYOUT.search(rel)
+    if not found:
+        raise InputError(path, None, "a SkyPilot catalog must sit at prices/skypilot_<YYYY-MM-DD>/<cloud>/vms.csv, "
+                                     "the catalog's own <cloud>/vms.csv under a folder named for its date")
+    day = parse_day(found.group("date"), path, "folder name skypilot_<YYYY-MM-DD>")
+    cloud = found.group("cloud")
+    if not PROVIDER_NAME.match(cloud):
+        lowered = re.sub(r"[^a-z0-9]", "", cloud.lower())
+        raise InputError(path, "folder name", f"cloud folder {cloud!r} is not a provider name (lower-case letters "
+                                              f"and digits, as SkyPilot names clouds): it would be a second name "
+                                              f"for provider {lowered!r}")
+    return cloud, day
+
+
+def read_catalog(path: Path, rel: str) -> Catalog:
+    """Prices and offers of one catalog file; InputError naming line and column for a bad cell."""
+    provider, as_of = snapshot(path, rel)
+    text = read_text(path)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [h.strip() for h in next(reader, [])]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise InputError(path, 1, f"is not a SkyPilot catalog: no column(s) {', '.join(missing)} in the header "
+                                  f"({','.join(header)[:200] or 'empty'}); expected {', '.join(REQUIRED)} "
+                                  "and optionally GpuInfo, SpotPrice, AvailabilityZone, vCPUs, MemoryGiB")
+    index = {name: i for i, name in enumerate(header)}
+    source = f"SkyPilot catalog {provider}/vms.csv as of {as_of.isoformat()}"
+    skipped: dict[str, int] = {}
+    offers: dict[str, dict] = {}
+    zones: dict[tuple[str, str], list[tuple[float, float | None, int]]] = {}
+    try:
+        while True:
+            line = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                break
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                raise InputError(path, line, f"has {len(cells)} fields, the header has {len(header)}")
+            cell = {name: cells[i].strip() for name, i in index.items()}
+            row = _offer_row(path, line, provider, cell, skipped)
+            if row is None:
+                continue
+            offer, price, spot = row
+            known = offers.setdefault(offer["instance_type"], offer)
+            if known["accelerator_count"] != offer["accelerator_count"]:
+                raise InputError(path, f"{line} column AcceleratorCount",
+                                 f"{offer['instance_type']} has {offer['accelerator_count']} accelerators here and "
+                                 f"{known['accelerator_count']} on line {known['line']}")
+            zones.setdefault((cell["Region"], offer["instance_type"]), []).append((price, spot, line))
+    except csv.Error as exc:
+        raise InputError(path, reader.line_num, f"is not valid CSV: {exc}") from None
+    rows = []
+    for (region, instance_type), found in sorted(zones.items()):
+        kind = offers[instance_type]["offer_kind"]
+        rows += regional_prices(path, provider, region, instance_type, found, as_of, source, rel, kind)
+    offer_frame = pl.DataFrame(list(offers.values()), schema=OFFER_SCHEMA, orient="row") if offers else \
+        pl.DataFrame(schema=OFFER_SCHEMA)
+    return Catalog(price_frame(rows), offer_frame.with_columns(pl.lit(rel).alias("file")), skipped)
+
+
+def _skip(skipped: dict[str, int], reason: str) -> None:
+    skipped[reason] = skipped.get(reason, 0) + 1
+
+
+def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
+               skipped: dict[str, int]) -> tuple[dict, float, float | None] | None:
+    """(offer facts, on-demand price, spot price or None) of one row, or None when it is no offer."""
+    accelerator = cell["AcceleratorName"]
+    instance_type = cell["InstanceType"]
+    zone = cell.get("AvailabilityZone", "")
+    if provider == "aws" and zone and not AWS_REGION_ZONE.match(zone):
+        _skip(skipped, "AWS Local or Wavelength Zone (not the region's own zone)")
+        return None
+    if not accelerator:
+        _skip(skipped, "no accelerator (CPU machine, or a host VM priced apart from its GPUs)")
+        return None
+    if provider == "gcp" and not instance_type:
+        if not accelerator.lower().startswith("tpu-"):
+            _skip(skipped, "GCP GPUs priced apart from the VM they attach to (no InstanceType)")
+            return None
+        instance_type = accelerator  # a TPU slice: the slice is what one rents
+    if not instance_type:
+        raise InputError(path, f"{line} column InstanceType", "is empty")
+    price = _price(path, line, "Price", cell["Price"])
+    if price is None or price == 0:
+        _skip(skipped, "no on-demand price (empty or zero Price: not sold)")
+        return None
+    if provider == "gcp" and price == GCP_PLACEHOLDER:
+        _skip(skipped, "GCP's placeholder price 700.0 (TPU zone without a price)")
+        return None
+    spot = _price(path, line, "SpotPrice", cell.get("SpotPrice", ""))
+    if spot == 0 or (provider == "gcp" and spot == GCP_PLACEHOLDER):
+        spot = None
+    info = gpu_info(path, line, cell.get("GpuInfo", ""))
+    gpu = info.get("Gpus", [{}])[0] if isinstance(info.get("Gpus"), list) and info.get("Gpus") else {}
+    gpu_name = str(gpu.get("Name") or info.get("Name") or "") or None
+    return {
+        "provider": provider, "instance_type": instance_type, "catalog_accelerator": accelerator,
+        "gpu_name": gpu_name, "form_factor": form_factor(accelerator, gpu_name, instance_type),
+        "accelerator_count": _count(path, line, cell["AcceleratorCount"]),
+        "accelerator_memory_gb": _memory_gb(gpu),
+        "vcpus": _number(path, line, "vCPUs", cell.get("vCPUs", "")),
+        "memory_gib": _number(path, line, "MemoryGiB", cell.get("MemoryGiB", "")),
+        "offer_kind": offer_kind(provider, instance_type), "file": "", "line": line,
+    }, price, spot
+
+
+def _price(path: Path, line: int, column: str, text: str) -> float | None:
+    if not text:
+        return None
+    if text.lower() in PLACEHOLDERS:
+        raise InputError(path, f"{line} column {column}", f"{text!r} is a placeholder, not a price; leave the cell "
+                                                          "empty for an offer that is not sold")
+    return parse_price(text, path, f"{line} column {column}")
+
+
+def _number(path: Path, line: int, column: str, text: str) -> float | None:
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(path, f"{line} column {column}", f"{text!r} is not a number") from None
+    if not value >= 0:
+        raise InputError(path, f"{line} column {column}", f"{text!r} is not a number of at least 0")
+    return value
+
+
+def _count(path: Path, line: int, text: str) -> int:
+    value = _number(path, line, "AcceleratorCount", text)
+    if value is None or value < 1 or value != int(value):
+        raise InputError(path, f"{line} column AcceleratorCount", f"{text!r} is not a whole number of at least 1")
+    return int(value)
+
+
+def _memory_gb(gpu: dict) -> float | None:
+    """GB per GPU from MemoryInfo.SizeInMiB; under 1,024 the figure is already GB (RunPod)."""
+    memory = gpu.get("MemoryInfo") if isinstance(gpu, dict) else None
+    size = memory.get("SizeInMiB") if isinstance(memory, dict) else None
+    if isinstance(size, bool) or not isinstance(size, (int, float)) or size <= 0:
+        return None
+    return float(size) if size < 1024 else size / 1024.0
+
+
+_JSON_WORDS = {"null": None, "true": True, "false": False}
+
+
+def gpu_info(path: Path, line: int, text: str) -> dict:
+    """The GpuInfo cell as a dict ({} when empty or a plain name such as GCP's 'tpu-v6e-8')."""
+    if not text:
+        return {}
+    if not text.lstrip().startswith("{"):
+        return {"Name": text}
+    try:
+        tree = ast.parse(text, mode="eval")
+        tree = _JsonWords().visit(tree)
+        value = ast.literal_eval(tree.body)
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        raise InputError(path, f"{line} column GpuInfo",
+                         f"is not a Python or JSON literal: {text[:80]!r}") from None
+    if not isinstance(value, dict):
+        raise InputError(path, f"{line} column GpuInfo", "is not a dict literal")
+    return value
+
+
+class _JsonWords(ast.NodeTransformer):
+    """JSON's null/true/false, which some catalogs write inside Python-quoted dicts, as constants."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in _JSON_WORDS:
+            return ast.copy_location(ast.Constant(_JSON_WORDS[node.id]), node)
+        return node
+
+
+_FORMS = (("nvl", "NVL"), ("pcie", "PCIe"), ("pci", "PCIe"), ("sxm", "SXM"))
+
+
+def form_factor(*names: str | None) -> str | None:
+    """SXM, PCIe or NVL where the accelerator name, GpuInfo name or instance type says it, else None."""
+    for name in names:
+        words = re.sub(r"[^a-z0-9]+", " ", (name or "").lower())
+        for key, form in _FORMS:
+            if re.search(rf"\b{key}\d*\b", words) or re.search(rf"\d{key}\b", words):
+                return form
+    return None
+
+
+def offer_kind(provider: str, instance_type: str) -> str:
+    if provider in MARKETPLACES:
+        return MARKETPLACES[provider]
+    if provider == "runpod" and instance_type.upper().endswith("_COMMUNITY"):
+        return "community"
+    return "list"
+
+
+def regional_prices(path: Path, provider: str, region: str, instance_type: str,
+                    found: list[tuple[float, float | None, int]], as_of: date, source: str, rel: str,
+                    kind: str) -> list[dict]:
+    """One on-demand row, and one spot row where a zone has spot, for an instance type in a region."""
+    on_demand = {price for price, _, _ in found}
+    if len(on_demand) > 1:
+        lines = ", ".join(str(line) for _, _, line in found)
+        raise InputError(path, found[-1][2], f"{instance_type} in {region} has {len(on_demand)} different "
+                                             f"on-demand prices ({', '.join(f'{p:g}' for p in sorted(on_demand))}) "
+                                             f"on lines {lines}")
+    lines = "+".join(str(line) for _, _, line in found)
+    base = {"provider": provider, "region": region, "instance_type": instance_type, "as_of": as_of,
+            "file": rel, "offer_kind": kind}
+    rows = [{**base, "usd_per_hour": found[0][0], "source": source, "line": lines}]
+    spots = [spot for _, spot, _ in found if spot is not None]
+    if spots:
+        spot = spot_figure(spots)
+        rows.append({**base, "pricing_model": "spot", "usd_per_hour": spot["usd_per_hour"],
+                     "zone_count": spot["zone_count"], "zone_min_usd_per_hour": spot["zone_min_usd_per_hour"],
+                     "zone_max_usd_per_hour": spot["zone_max_usd_per_hour"],
+                     "source": f"{source}, spot: {spot['basis']}",
+                     "line": "+".join(str(line) for _, s, line in found if s is not None)})
+    return rows
+
+
+def spot_figure(zone_prices: list[float]) -> dict:
+    """The regional spot figure of a region's zone rows: one price repeated over its zones is that
+    price (zone count 1: the zones add nothing); differing zone prices give their median, with the
+    zone count, min and max."""
+    distinct = sorted(set(zone_prices))
+    if len(distinct) == 1:
+        return {"usd_per_hour": distinct[0], "zone_count": None, "zone_min_usd_per_hour": None,
+                "zone_max_usd_per_hour": None, "basis": "one price for the region"}
+    return {"usd_per_hour": round(statistics.median(zone_prices), 9), "zone_count": len(zone_prices),
+            "zone_min_usd_per_hour": min(zone_prices), "zone_max_usd_per_hour": max(zone_prices),
+            "basis": f"median over {len(zone_prices)} zones"}
+
+
+def read_catalog_folder(folder: Path) -> Catalog:
+    """Every SkyPilot catalog under a price folder: their price rows, one offer per (provider,
+    instance type) with the facts of its newest snapshot, and the skipped rows counted together."""
+    from pipelines.ingest.fingerprint import input_files  # the one listing of raw files
+
+    folder = Path(folder)
+    catalogs = []
+    for path in input_files(folder) if folder.is_dir() else []:
+        rel = path.relative_to(folder).as_posix()
+        if in_layout(rel):
+            catalogs.append((snapshot(path, rel)[1], read_catalog(path, rel)))
+    if not catalogs:
+        return Catalog(price_frame([]), pl.DataFrame(schema=OFFER_SCHEMA), {})
+    skipped: dict[str, int] = {}
+    for _, catalog in catalogs:
+        for reason, count in catalog.skipped.items():
+            skipped[reason] = skipped.get(reason, 0) + count
+    newest_first = sorted(catalogs, key=lambda c: c[0], reverse=True)
+    offers = (pl.concat([c.offers for _, c in newest_first])
+              .unique(["provider", "instance_type"], keep="first", maintain_order=True)
+              .sort("provider", "instance_type"))
+    return Catalog(pl.concat([c.prices for _, c in catalogs]), offers, skipped)

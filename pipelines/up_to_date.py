@@ -1,0 +1,110 @@
+"""Whether the report `make report` would build is the one already published: then it builds nothing.
+
+A report is a function of the data set's files, the project's code and the day it says it was generated.
+After each successful `make report` the command line keeps, beside the warehouse
+(`<warehouse name>_report.json`), a key over all three and the stored folder it published; the next
+`make report` computes the key again and, when it is the same and that folder is still the one published
+for its date, says so and stops before Dagster is even imported (`--force` builds anyway). A run from the
+UI, the sensor or the schedule keeps no key, so the next `make report` after one builds again (from the
+caches: quick). Standard library only, as the command line's start must stay light.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths
+
+# The project's code and public facts: what the report is computed, drawn and printed with
+CODE = ("pipelines", "sql", "templates", "config")
+SKIPPED = ("__pycache__",)
+
+
+def stamp_path(paths: Paths) -> Path:
+    return paths.warehouse.with_name(f"{paths.warehouse.stem}_report.json")
+
+
+def generated_day() -> str:
+    """The day the report says it was generated (SOURCE_DATE_EPOCH, else today): publish/from_marts.generated_on."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    now = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
+    return now.date().isoformat()
+
+
+def _files(root: Path, outputs: tuple[Path, ...] = ()) -> list[Path]:
+    if root.is_file():
+        return [root]
+    return sorted(p for p in root.rglob("*") if p.is_file() and not set(p.relative_to(root).parts) & set(SKIPPED)
+                  and not any(p.is_relative_to(out) for out in outputs))
+
+
+def _tree_digest(digest, root: Path, contents: bool = True, outputs: tuple[Path, ...] = ()) -> None:
+    """Names and contents (or, for a large tree outside the data set, names, sizes and modification times) of the
+    files under `root`, but those under `outputs`."""
+    for path in _files(root, outputs):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        if contents:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        else:
+            stat = path.stat()
+            digest.update(f"{stat.st_size} {stat.st_mtime_ns}".encode())
+        digest.update(b"\n")
+
+
+def inputs_key(paths: Paths) -> str:
+    """One hash over the data set's files, the MLPerf trees its report.toml names outside it, the project's code
+    and public facts, the installed packages and the generation day."""
+    digest = hashlib.sha256(f"{sys.version}\n{generated_day()}\n".encode())
+    for name in CODE:
+        _tree_digest(digest, REPO_ROOT / name)
+    # the public facts a data set without its own falls back to (the bundled data set's outputs are beside it)
+    _tree_digest(digest, BUNDLED_RAW)
+    digest.update(b"--raw--\n")
+    # a data set keeps its outputs inside it by default (config.Paths): they are not inputs
+    outputs = (paths.reports_dir, paths.warehouse.parent, paths.dagster_home)
+    _tree_digest(digest, paths.raw_dir, outputs=outputs)
+    for tree in _outside_trees(paths.raw_dir):
+        digest.update(f"--tree {tree}--\n".encode())
+        _tree_digest(digest, tree, contents=False)
+    versions = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
+    digest.update("\n".join(versions).encode())
+    return digest.hexdigest()
+
+
+def _outside_trees(raw: Path) -> list[Path]:
+    """report.toml's mlperf_trees outside RAW_DIR (a bad report.toml: none; the run will say what is wrong)."""
+    try:
+        from pipelines.ingest.report_config import mlperf_tree_roots
+
+        return [tree for tree in mlperf_tree_roots(raw) if tree.is_dir() and not tree.is_relative_to(raw)]
+    except Exception:  # noqa: BLE001 - any problem is the run's to report, in its words
+        return []
+
+
+def published_unchanged(paths: Paths, key: str) -> Path | None:
+    """The published report's folder when the last `make report` published it from `key` and it is still the one
+    linked for its date, with its HTML, PDF and data; else None."""
+    try:
+        kept = json.loads(stamp_path(paths).read_text(encoding="utf-8"))
+        dated, stored = Path(kept["dated"]), Path(kept["stored"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if kept.get("key") != key or not paths.warehouse.is_file() or dated.resolve() != stored:
+        return None
+    if not all((stored / name).exists() for name in ("report.html", "report.pdf", "data")):
+        return None
+    return dated
+
+
+def remember(paths: Paths, key: str, dated: Path) -> None:
+    """After a successful `make report`: what it published, from which key."""
+    from pipelines.publish.store import write_atomic
+
+    write_atomic(stamp_path(paths), json.dumps({"key": key, "dated": str(dated), "stored": str(dated.resolve())},
+                                               indent=1).encode())
