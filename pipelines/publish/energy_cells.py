@@ -57,16 +57,18 @@ def carbon_source(r: dict) -> tuple[str, str, str] | None:
             f"(as of {fmt.day(r['grid_as_of'])}); PUE {r['pue']:g}, {r['pue_source']}.")
 
 
-def energy_cells(r: dict, numbering: Numbering, key: str, cited: bool = False) -> tuple[Cell, Cell]:
+def energy_cells(r: dict, numbering: Numbering | None, key: str, cited: bool = False) -> tuple[Cell, Cell]:
     """The energy and emissions cells of a priced row; ``key`` names the training run (its footnote);
-    ``cited``: the emissions note cites its factors' sources in the sources appendix (the report)."""
+    ``cited``: the emissions note cites its factors' sources in the sources appendix (the report).
+    Without ``numbering`` the cells carry no notes (a row the printed table leaves out)."""
     estimate = r.get("energy_basis") == ESTIMATE
     energy = Cell(fmt.kwh(r.get("energy_kwh")), sort=r.get("energy_kwh"), subs=("estimate",) if estimate else (),
-                  note=numbering.note(f"energy:{key}", energy_footnote(r, brief=cited)))
+                  note=numbering.note(f"energy:{key}", energy_footnote(r, brief=cited)) if numbering else None)
     emissions = Cell(fmt.kg_co2e(r.get("emissions_kg_co2e")), sort=r.get("emissions_kg_co2e"),
                      subs=("estimate",) if estimate and r.get("emissions_kg_co2e") is not None else (),
                      note=numbering.note(f"carbon:{r['provider']}:{r['region']}:{r.get('emissions_note')}",
-                                         carbon_footnote(r, cited), carbon_source(r) if cited else None))
+                                         carbon_footnote(r, cited), carbon_source(r) if cited else None)
+                     if numbering else None)
     return energy, emissions
 
 

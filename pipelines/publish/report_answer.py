@@ -13,7 +13,7 @@ import polars as pl
 
 from pipelines.metrics.pricing_options import option_label
 from pipelines.publish import charts, labels, numbers as fmt
-from pipelines.publish.records import Cell, Column, Figure, Heading, Row, Table, Tag, chart_id
+from pipelines.publish.records import Cell, Column, Figure, Heading, Row, Table, chart_id
 
 ANSWER = Heading("1", "The answer", "answer")
 ANY_OPTION = "Cheapest, any pricing option"
@@ -48,11 +48,10 @@ def _instance(row: dict, prefix: str) -> str:
     return labels.instance(row[f"{prefix}_provider"], row[f"{prefix}_instance_type"])
 
 
-def _kind(row: dict, prefix: str) -> tuple[Tag, ...]:
-    """A marketplace or community offer is tagged as the chapters' tables tag it: not a provider's list price."""
+def _kind(row: dict, prefix: str) -> tuple[str, ...]:
+    """("marketplace",) for an offer that is not a provider's list price (the chapters' tables tag it), else ()."""
     kind = row.get(f"{prefix}_offer_kind")
-    title = labels.offer_tag_title(kind)
-    return (Tag(kind.replace("_", " "), title=title),) if title else ()
+    return (kind.replace("_", " "),) if labels.offer_tag_title(kind) else ()
 
 
 def _saving(value: float | None) -> str:
@@ -85,13 +84,14 @@ def answer_rows(offers: pl.DataFrame, sections: dict[tuple[str, str], Section]) 
             continue
         rows.append((r["comparison"], Row((
             head,
-            Cell(_instance(r, "cheapest"), strong=True, tags=_kind(r, "cheapest"),
-                 subs=(f"{option_label(r['cheapest_pricing_option']).lower()} · {fmt.minutes(r['cheapest_minutes'])}",)),
+            Cell(_instance(r, "cheapest"), strong=True, breakable=True,
+                 subs=(" · ".join((option_label(r["cheapest_pricing_option"]).lower(), *_kind(r, "cheapest"),
+                                   fmt.minutes(r["cheapest_minutes"]))),)),
             Cell(fmt.usd(r["cheapest_cost_usd"]), sort=r["cheapest_cost_usd"], strong=True),
-            Cell(_instance(r, "cheapest_on_demand"), subs=(fmt.minutes(r["cheapest_on_demand_minutes"]),),
-                 tags=_kind(r, "cheapest_on_demand")),
+            Cell(_instance(r, "cheapest_on_demand"), breakable=True,
+                 subs=(" · ".join((*_kind(r, "cheapest_on_demand"), fmt.minutes(r["cheapest_on_demand_minutes"]))),)),
             Cell(fmt.usd(r["cheapest_on_demand_cost_usd"]), sort=r["cheapest_on_demand_cost_usd"]),
-            Cell(_instance(r, "fastest"), subs=(f"{fmt.minutes(r['fastest_minutes'])} · {fmt.usd(r['fastest_cost_usd'])}",)),
+            Cell(_instance(r, "fastest"), breakable=True, subs=(f"{fmt.minutes(r['fastest_minutes'])} · {fmt.usd(r['fastest_cost_usd'])}",)),
             Cell(_saving(r["cheapest_savings_pct"]), sort=r["cheapest_savings_pct"], subs=_on_demand_saving(r)),
         ), group=group)))
     return tuple(row for _, row in rows)
@@ -133,5 +133,5 @@ def answer_figure(number: int, offers: pl.DataFrame, sections: dict[tuple[str, s
                        for row in rows) + ".")
     return Figure(number, charts.savings_dot_chart(rows, chart_id(number), alt), alt,
                   "Savings against each comparison's baseline: the cheapest offer over every pricing option (filled "
-                  "dot, with its saving and option) and the cheapest on demand (hollow dot); further right saves more.",
+                  "dot, its saving and option beside it) and on demand (hollow dot).",
                   css="answer-chart")

@@ -22,7 +22,7 @@ from pipelines.publish.report_changes import since
 from pipelines.publish.report_pricing import (Pricing, PricingTables, option_note, price_line_key, price_tags,
                                               pricing_tables)
 
-MAX_BARS = 25  # bars per chart
+MAX_BARS = 12  # bars per chart: two charts to a printed row stay legible (a whole market has 20 offers)
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
 MAX_SERIES = 10  # lines in the price history
 INSTANCE_KEY = ("provider", "region", "instance_type")
@@ -256,25 +256,49 @@ COST_COLUMNS = (
 ) + ENERGY_COLUMNS  # price to beat, energy and emissions on screen on request: the table fits 1280 px
 
 
+# A comparison of the whole market prices every offer with the compared accelerators (20 in the bundled
+# report's current generation): its printed table keeps the cheapest PRINTED_ROWS, the Pareto front and the
+# baseline; the web edition and data/cost_to_train.csv have every row.
+PRINTED_ROWS = 8
+
+
+def printed_rows(rows: list[dict]) -> list[bool]:
+    """Which rows (cheapest first) the printed table shows: all, up to PRINTED_ROWS + 2; past that the
+    cheapest PRINTED_ROWS, the Pareto front and the baseline."""
+    if len(rows) <= PRINTED_ROWS + 2:
+        return [True] * len(rows)
+    return [i < PRINTED_ROWS or bool(r["is_baseline"]) or bool(r["on_pareto_front"]) for i, r in enumerate(rows)]
+
+
 def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numbering: Numbering) -> Table:
-    return Table(number, f"{short}: time and cost to train per instance, cheapest first", COST_COLUMNS,
-                 tuple(cost_row(r, short, sources, numbering) for r in rows), css="cost-table", csv="cost_to_train")
+    shown = printed_rows(rows)
+    caption = f"{short}: time and cost to train per instance, cheapest first"
+    if not all(shown):
+        caption += (f" (printed: the {PRINTED_ROWS} cheapest, the Pareto front and the baseline, {sum(shown)} of "
+                    f"{len(rows)}; the web edition and data/cost_to_train.csv have every instance)")
+    return Table(number, caption, COST_COLUMNS,
+                 tuple(cost_row(r, short, sources, numbering, printed=p) for r, p in zip(rows, shown)),
+                 css="cost-table", csv="cost_to_train")
 
 
-def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row:
+def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering, printed: bool = True) -> Row:
+    """A row of the cost table; a row the printed table leaves out is on screen only (web-only) and calls no
+    note, so every note is called from a printed row."""
+    notes = numbering if printed else None
     cheapest = r["cost_rank"] == 1
     tags = ((Tag("baseline"),) if r["is_baseline"] else ()) + ((Tag("cheapest", "best"),) if cheapest else ()) \
         + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ()) \
         + ((Tag(r["offer_kind"].replace("_", " "), title=labels.offer_tag_title(r["offer_kind"])),)
            if labels.offer_tag_title(r.get("offer_kind")) else ())
     accelerators = f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–"
-    if r["system"]:
-        system_call = numbering.note(f"sys:{r['system']}:{r['benchmark']}", *system_footnote(r, sources))
+    if notes is None:
+        system_call = price_call = None
     else:
-        system_call = numbering.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
-                                     f"No measured {short} result for {r['instance_type']}: "
-                                     f"{r.get('mapping_note') or 'no mapping'}.")
-    price_call = option_note(r, numbering, sources.price_lines)
+        system_call = (notes.note(f"sys:{r['system']}:{r['benchmark']}", *system_footnote(r, sources)) if r["system"]
+                       else notes.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
+                                       f"No measured {short} result for {r['instance_type']}: "
+                                       f"{r.get('mapping_note') or 'no mapping'}."))
+        price_call = option_note(r, notes, sources.price_lines)
     cost = r["cost_to_train_usd"]
     return Row((
         Cell(label(r), subs=(accelerators,), tags=tags, breakable=True),  # Standard_ND96isr_MI300X_v5 fits A4
@@ -290,9 +314,9 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
         Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
-        *energy_cells(r, numbering, f"{r['system']}:{r['benchmark']}", cited=True),
+        *energy_cells(r, notes, f"{r['system']}:{r['benchmark']}", cited=True),
     ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
-                                     ("no-result", cost is None)) if on),
+                                     ("no-result", cost is None), ("web-only", not printed)) if on),
         facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–"))
         + labels.optional_facets(r))
 
