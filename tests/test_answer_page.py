@@ -61,6 +61,7 @@ def _rows_of_page_2(html: str, text: str) -> list[str]:
     answer = answer[:answer.index("</table>")]
     names = [_flat(unescape(re.sub(r"<[^>]+>", "", n))) for n in re.findall(r'<th scope="row"[^>]*>(.*?)<span class="sub">',
                                                                             answer, re.S)]
+    text = re.sub(r"(?<=[._/+-]) ", "", text)  # a long name may break after . _ / + - (pypdf reads a space there)
     starts = [text.index(name) for name in names]
     return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
 

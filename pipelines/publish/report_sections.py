@@ -3,6 +3,7 @@ with its table, its charts and what they show (cheapest, fastest, Pareto front, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -331,6 +332,15 @@ def value_subs(r: dict) -> tuple[str, ...]:
     return (f"{per_dollar}\u00a0per\u00a0$",) + ((f"value\u00a0{fmt.times(value)}",) if value is not None else ())
 
 
+# A mapping derived from an instance with the same accelerators names that instance's row of mappings.csv
+# (ingest/tables.py): the note keeps the instance, its sources entry the file and line.
+MAPPING_LINE = re.compile(r" \(mappings\.csv line \d+\)")
+
+
+def without_file_line(note: str) -> str:
+    return MAPPING_LINE.sub("", note)
+
+
 def system_footnote(r: dict, sources: Sources) -> tuple[str, tuple[str, str, str]]:
     """The measured system behind an instance's time, as a short note (its accelerators, how it was
     scored, how close a match) and the sources appendix entry it cites (key, kind, text): the whole
@@ -346,7 +356,7 @@ def system_footnote(r: dict, sources: Sources) -> tuple[str, tuple[str, str, str
                  f"time to train = {fmt.count(r['samples_per_run'])} samples per run (report.toml [workloads]) / "
                  f"{fmt.count(r['samples_per_second'])} samples per second measured{measured_on}."]
         if not own and r.get("mapping_note"):
-            parts.append(f"Match: {r['mapping_note']}.")
+            parts.append(f"Match: {without_file_line(r['mapping_note'])}.")
         source = " ".join(p for p in (None if own else system_note(r["system"], info, None), f"{throughput}.") if p)
         return " ".join(parts), (f"throughput:{r['system']}:{r['benchmark']}", "throughput", source)
     round_ = score.get("round") if score else None
@@ -357,13 +367,15 @@ def system_footnote(r: dict, sources: Sources) -> tuple[str, tuple[str, str, str
         parts.append(f"Samples per dollar from {fmt.count(r['samples_per_second'])} samples per second "
                      f"measured{measured_on}.")
     if r.get("mapping_note"):
-        parts.append(f"Match: {r['mapping_note']}.")
+        parts.append(f"Match: {without_file_line(r['mapping_note'])}.")
     source = [system_note(r["system"], info, round_)]
     if score and score.get("file"):
         source.append(f"time to train from {score['file']}" + (f" line {score['line']}" if score.get("line") else "")
                       + (" (MLPerf result summarizer)." if score.get("runs") is None else "."))
     if throughput:
         source.append(f"Samples per second: {throughput}.")
+    if r.get("mapping_note") and MAPPING_LINE.search(r["mapping_note"]):  # the mapping's own row, for a derived one
+        source.append(f"Match: {r['mapping_note']}.")
     return " ".join(parts), (f"system:{r['system']}:{r['benchmark']}", "measured system", " ".join(source))
 
 
