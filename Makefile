@@ -7,7 +7,23 @@ BIN := $(VENV)/bin
 UI_HOST ?= 127.0.0.1
 UI_PORT ?= 3000
 
-.PHONY: venv venv-test setup system-deps report atlas prices ui test bench clean clean-venv FORCE
+.PHONY: help venv venv-test setup system-deps report atlas prices ui test bench clean clean-venv FORCE
+.DEFAULT_GOAL := help
+
+# A target make does not know: the one probably meant (`make reprot`), not "No rule to make target".
+TARGETS := help report atlas prices ui clean test bench venv venv-test clean-venv system-deps
+.DEFAULT:
+	$(error no target '$@'$(shell $(PYTHON) -c 'import difflib, sys; m = difflib.get_close_matches(sys.argv[1], sys.argv[2:], 1, 0.6); print(f"; did you mean {m[0]!r}?" if m else "")' '$@' $(TARGETS) 2>/dev/null) (make help lists the targets))
+
+# `make help` (or plain `make`): every target with the line after its `##`, and the settings.
+help:
+	@echo 'usage: make TARGET [SETTING=value ...]   (python -m pipelines.cli --help says more)'
+	@echo
+	@echo 'targets:'
+	@awk -F':.*## ' '/^[a-z][a-z-]*:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@echo
+	@echo 'settings (environment variables or make arguments): RAW_DIR, REPORTS_DIR, WAREHOUSE, DAGSTER_HOME,'
+	@echo '  MLPERF_DIR, ATLAS_ROUNDS_DIR, GCP_API_KEY, UI_HOST, UI_PORT, SOURCE_DATE_EPOCH, PYTHON (default python3.11)'
 
 # ---- the virtual environment ----------------------------------------------------------------------
 # .venv is made by one interpreter for one set of pins: when either changes (another PYTHON, a new
@@ -38,25 +54,25 @@ $(TESTING): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $@
 
-venv: $(RUNTIME)
-venv-test: $(TESTING)
+venv: $(RUNTIME) ## the virtual environment .venv with the runtime packages
+venv-test: $(TESTING) ## .venv with the test packages too
 setup: venv
 
 # Remove the virtual environment (make clean keeps it); the next target makes it again.
-clean-venv:
+clean-venv: ## remove .venv (the next target makes it again)
 	rm -rf $(VENV)
 
 # ---- the pipeline ------------------------------------------------------------------------------------
 # FORCE=1 builds even when nothing changed since the last make report (pipelines/up_to_date.py)
-report: venv
+report: venv ## build and publish the report of RAW_DIR (default: the bundled data; FORCE=1 even if unchanged)
 	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
 
 # The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>
-atlas: venv
+atlas: venv ## the MLPerf atlas of MLPERF_DIR (remembered for the data set after a first run)
 	$(BIN)/python -m pipelines.cli atlas
 
 # Today's price lists into RAW_DIR/prices (needs the internet; GCP needs GCP_API_KEY).
-prices: venv
+prices: venv ## download today's price lists into RAW_DIR/prices (needs the internet)
 	$(BIN)/python -m pipelines.cli prices fetch
 
 # The UI runs until stopped: Ctrl-C, or SIGTERM/SIGINT/SIGHUP to make, stops everything it started.
@@ -64,18 +80,18 @@ prices: venv
 # of the recipe it interrupts, and the UI stops when that file goes (pipelines/ui.py). `exec`: the
 # UI is make's own child, not a shell's that would die alone.
 UI_RUNNING := .ui-$(UI_PORT).pid
-ui: $(UI_RUNNING)
+ui: $(UI_RUNNING) ## the Dagster UI and daemon on UI_HOST:UI_PORT; Ctrl-C stops everything
 $(UI_RUNNING): venv FORCE
 	@exec $(BIN)/python -m pipelines.cli ui --host '$(UI_HOST)' --port '$(UI_PORT)' --stop-file '$@'
 
 # The data set's published reports and warehouse (of RAW_DIR: the bundled data by default); the
 # command needs no package beyond Python's own, so it runs before any set-up too.
-clean:
+clean: ## remove the data set's published reports and warehouse (keeps .venv and run history)
 	$(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON)) -m pipelines.cli clean
 
 # ---- tests and benchmarks --------------------------------------------------------------------------
 # Debian packages: WeasyPrint's fonts and harfbuzz subsetting, chromium for the browser tests.
-system-deps:
+system-deps: ## Debian packages for the PDF and the browser tests (as root)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  missing=""; for p in chromium libharfbuzz-subset0 fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0; do \
 	    dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -84,8 +100,8 @@ system-deps:
 
 # Both cores (pytest-xdist): each worker starts on its half of the tests in file order and takes the other's when
 # it runs out; the builds many tests read are made once for both (tests/shared_builds.py).
-test: venv-test system-deps
+test: venv-test system-deps ## install the test packages and run every test on both cores (slow)
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
-bench: venv-test
+bench: venv-test ## the benchmarks of BENCHMARKS.md
 	$(BIN)/python -m bench

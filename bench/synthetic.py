@@ -16,6 +16,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.metrics.cheapest_offers import cheapest_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train
 from pipelines.metrics.cost_changes import cost_changes
 from pipelines.metrics.price_changes import price_changes, prices_in_force
@@ -98,6 +99,7 @@ def synthetic_tables(instances: int = 100, benchmarks: int = 5, seed: int = 7, *
 
     cost = cost_at(price_date)
     return {
+        "cheapest_offers": cheapest_offers(cost),
         "cost_to_train": cost.join(stg_comparisons.select("comparison", "description").unique("comparison"),
                                    on="comparison", how="left"),
         "cost_changes": cost_changes(cost, cost_at(previous)),
@@ -125,4 +127,5 @@ def synthetic_context(instances: int = 100, benchmarks: int = 5, seed: int = 7, 
         settings=t["settings"], dates=t["dates"], cost=t["cost_to_train"], cost_changes=t["cost_changes"],
         price_changes=t["price_changes"], price_history=t["price_history"], systems=t["stg_systems"],
         time_to_train=t["time_to_train"], input_files=t["input_files"], generated_on=generated_on,
+        offers=t["cheapest_offers"],
     )

@@ -18,7 +18,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from pipelines.config import SETTINGS, Paths
+from pipelines.config import REMEMBERED, SETTINGS, Paths, remember
 from pipelines.runs import failure_reason, run_job
 
 PROG = "python -m pipelines.cli"
@@ -151,6 +151,9 @@ def run_atlas(mlperf_dir: str | None) -> int:
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else latest / 'atlas.pdf'}")
     print(f"data:   {meta['data'].value if 'data' in meta else latest / 'data'}")
     print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
+    if remember(paths.dagster_home, "MLPERF_DIR", str(paths.mlperf_dir)):
+        print(f"kept:   MLPERF_DIR={paths.mlperf_dir} for this data set ({paths.dagster_home / REMEMBERED}): "
+              f"the UI and the next make atlas use it")
     print(f"took:   {time.perf_counter() - started:.1f} s")
     return 0
 
@@ -243,9 +246,23 @@ def _command(commands, name: str, summary: str, description: str, settings: list
                                formatter_class=_formatter)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, naming the command meant for a near miss ("reprot": did you mean 'report'?), as every
+    other name a user types is answered (pipelines/ingest/names.py)."""
+
+    def error(self, message: str):
+        import re
+
+        from pipelines.ingest.names import did_you_mean
+
+        wrong = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if wrong:
+            message += did_you_mean(wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2)))
+        super().error(message)
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog=PROG, description=ABOUT, epilog=f"{settings_help()}\n\n{EXAMPLES}",
-                                  formatter_class=_formatter)
+    top = Parser(prog=PROG, description=ABOUT, epilog=f"{settings_help()}\n\n{EXAMPLES}", formatter_class=_formatter)
     commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands", required=True)
     report = _command(commands, "report", "build the report of the data set in RAW_DIR and publish it",
              """\

@@ -197,6 +197,25 @@ COLUMNS: dict[str, Column] = {
     "price_age_days": Column("days from the price's date to the report's price date", "count"),
     "stale": Column("true when the price is older than report.toml stale_after_days (default 365) at the price date"),
     "cheapest_option": Column("true for the pricing option under which the instance trains for the least"),
+    # the answer per comparison and benchmark (pipelines/metrics/cheapest_offers.py)
+    "instances": Column("instances the comparison compares"),
+    "instances_with_result": Column("of those, the instances with a measured result for the benchmark"),
+    "baseline_pricing_option": Column("the pricing option the baseline is priced at for savings (report.toml "
+                                      "baseline_pricing)"),
+    "baseline_minutes": Column("the baseline's time to train, minutes", "minutes"),
+    **{f"{offer}_{name}": Column(f"{what}: {meaning}", unit) for offer, what in (
+        ("cheapest", "the cheapest offer over every pricing option the data prices"),
+        ("cheapest_on_demand", "the cheapest offer at on-demand prices"),
+        ("fastest", "the fastest offer (priced on demand)"),
+    ) for name, meaning, unit in (
+        ("provider", "its cloud provider", None), ("region", "the region it is priced in", None),
+        ("instance_type", "its instance", None), ("pricing_option", "the way of paying it is priced at", None),
+        ("usd_per_hour", "its price per instance-hour (effective hourly rate for a commitment)", "usd_per_hour"),
+        ("minutes", "its time to train, minutes", "minutes"), ("cost_usd", "its cost to train, US dollars", "usd"),
+        ("savings_pct", "its savings against the baseline, percent: 100 x (1 - cost / baseline cost)", "percent"),
+        ("offer_kind", "who sells at the price: list (a provider's list price), marketplace, community or "
+                       "reserved_only", None),
+    ) if offer == "cheapest" or name != "pricing_option"},  # the other two are on demand by definition
     "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
     "current_cost_usd": Column("cost to train on the price date", "usd"),
     "cost_change_pct": Column("change of the cost to train since the previous snapshot, percent", "percent"),
@@ -370,6 +389,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
 # holds (its columns mean what describe() says for that table) and what its rows are.
 DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
     "report": {
+        "cheapest_offers": ("cheapest_offers", "the answer per comparison and benchmark: the cheapest offer over every "
+                                               "pricing option, the cheapest on demand, the fastest, and their savings"),
         "cost_to_train": ("cost_to_train", "cost to train of every compared instance, per comparison and benchmark"),
         "price_history": ("price_history", "every price of every snapshot, every pricing model"),
         "price_changes": ("price_changes", "prices that changed since the previous snapshot"),

@@ -6,7 +6,9 @@ one data set never overwrites another's:
 - the bundled raw/ keeps the repo's reports/, warehouse/pipeline.duckdb and .dagster_home/;
 - any other RAW_DIR gets reports/, warehouse/pipeline.duckdb and .dagster_home/ inside it.
 REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. MLPERF_DIR has no default: the atlas is off
-until it names a folder of training_results_vX.Y trees. ATLAS_ROUNDS_DIR (default: atlas_rounds/
+until it names a folder of training_results_vX.Y trees; a successful `make atlas` remembers it for
+the data set (DAGSTER_HOME/pipeline_settings.json), so the UI and the next `make atlas` of that data
+set find it without being told again, and MLPERF_DIR set in the environment still wins. ATLAS_ROUNDS_DIR (default: atlas_rounds/
 beside the warehouse; a local folder or an fsspec URL such as s3://bucket/atlas_rounds) is where
 each scored round is written as Parquet. Standard library only: `make clean` and `--help` run
 without the virtual environment's packages.
@@ -14,6 +16,7 @@ without the virtual environment's packages.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +49,8 @@ SETTINGS = (
             "the DuckDB file holding the staging tables and marts"),
     Setting("DAGSTER_HOME", ".dagster_home/ in the repo for the bundled data, RAW_DIR/.dagster_home for any other",
             "Dagster's instance: run history, sensor and schedule state, shown in the UI"),
-    Setting("MLPERF_DIR", "not set",
+    Setting("MLPERF_DIR", "not set, or the folder the data set's last `make atlas` used (remembered in "
+            "DAGSTER_HOME/pipeline_settings.json)",
             "the atlas's input: a folder holding the MLPerf Training result repositories "
             "training_results_v0.7 ... v5.1"),
     Setting("ATLAS_ROUNDS_DIR", "atlas_rounds/ beside the warehouse",
@@ -59,6 +63,31 @@ SETTINGS = (
     Setting("SOURCE_DATE_EPOCH", "not set: today",
             "the reports' 'generated on' date in Unix seconds, for byte-identical rebuilds"),
 )
+
+
+REMEMBERED = "pipeline_settings.json"  # in DAGSTER_HOME: settings a data set keeps between commands
+
+
+def remembered(dagster_home: Path) -> dict[str, str]:
+    """The settings the data set remembers ({"MLPERF_DIR": "/data/mlperf"}); {} when none."""
+    try:
+        found = json.loads((dagster_home / REMEMBERED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(found, dict) else {}
+
+
+def remember(dagster_home: Path, name: str, value: str) -> bool:
+    """Keep `name` = `value` for the data set (written to a temporary name, then renamed); True when it changed."""
+    settings = remembered(dagster_home)
+    if settings.get(name) == value:
+        return False
+    settings[name] = value
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    tmp = dagster_home / f".{REMEMBERED}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, dagster_home / REMEMBERED)
+    return True
 
 
 def env_path(name: str) -> Path | None:
@@ -85,12 +114,15 @@ class Paths:
         rounds = os.environ.get("ATLAS_ROUNDS_DIR", "").strip()
         if rounds and "://" not in rounds:
             rounds = str(Path(rounds).expanduser().resolve())
+        dagster_home = env_path("DAGSTER_HOME") or home / ".dagster_home"
+        kept = remembered(dagster_home).get("MLPERF_DIR")  # what the data set's last make atlas used
+        mlperf = env_path("MLPERF_DIR") or (Path(kept) if kept else None)
         return cls(
             raw_dir=raw,
             reports_dir=env_path("REPORTS_DIR") or home / "reports",
             warehouse=warehouse,
-            dagster_home=env_path("DAGSTER_HOME") or home / ".dagster_home",
-            mlperf_dir=env_path("MLPERF_DIR"),
+            dagster_home=dagster_home,
+            mlperf_dir=mlperf,
             atlas_rounds_dir=rounds or str(warehouse.parent / "atlas_rounds"),
         )
 

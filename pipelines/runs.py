@@ -83,7 +83,9 @@ def one_line(text: str) -> str:
 
 
 def failure_reason(result) -> str:
-    """The first failed step's error, reduced to one line (InputError text when that is the cause)."""
+    """The first failed step's error, reduced to one line meant for the user who ran the command: the
+    bad input (file, place, problem), the failing step's own words, or what went wrong and which run to
+    open in the Dagster UI. Never a step's or check's name: those are the pipeline's, not the user's."""
     return one_line(_failure_reason(result))
 
 
@@ -104,17 +106,19 @@ def _failure_reason(result) -> str:
                     head, sep, text = err.message.partition(f"{InputError.__name__}: ")
                     return f"bad input: {text if sep and ' ' not in head.strip() else err.message}"
             if data.user_failure_data is not None and data.user_failure_data.description:
-                # dg.Failure(description=...): the step said what went wrong in its own words
-                return f"step {event.step_key} failed: {data.user_failure_data.description}"
-            if not chain:
-                return f"step {event.step_key} failed"
-            last = chain[-1].message.strip().splitlines()
-            return f"step {event.step_key} failed: {last[0] if last else chain[-1].cls_name}"
+                # dg.Failure(description=...): the step said what went wrong in its own words, for a user
+                return data.user_failure_data.description
+            # an error no step foresaw (a bug, a full disk): what it says, and where the whole story is
+            last = chain[-1].message.strip().splitlines() if chain else []
+            return (f"the run failed: {last[0] if last else chain[-1].cls_name if chain else 'no error recorded'} "
+                    f"(the Dagster UI shows the failed step of run {result.run_id})")
         if event.event_type_value == "ASSET_CHECK_EVALUATION":
             data = event.event_specific_data
             if not data.passed:
-                return f"check {data.check_name} on {data.asset_key.to_user_string()} failed: {data.description}"
-    return "the run failed (see the Dagster UI for the step that failed)"
+                # the blocking checks are all checks of the input (pipelines/defs/checks.py): their
+                # description names the file and the place; the check's own name is for developers
+                return f"bad input: {data.description}"
+    return f"the run failed (the Dagster UI shows the failed step of run {result.run_id})"
 
 
 RUN_LOCKS = "cli_runs"  # DAGSTER_HOME/cli_runs/<pid>.lock, flocked while that command line lives

@@ -13,6 +13,12 @@ dg dev gets a session of its own: a terminal's Ctrl-C reaches it once, from here
 process it starts (webserver, daemon, code servers, the runs they launch) can be found. Stopping
 is SIGINT to dg dev, which shuts its services down, then SIGTERM and SIGKILL for whatever of its
 session is left after STOP_WAIT seconds.
+
+Started in a terminal's foreground (`make ui` typed at a prompt), the UI takes the terminal for a
+process group of its own, so Ctrl-C reaches the UI and not make: make sees its recipe end as any
+recipe ends, and prints nothing (interrupted itself, it printed "*** Deleting file '.ui-3000.pid'"
+and "*** [Makefile:..] Error 130"). The terminal goes back to make's group before the UI exits. A
+stop that was asked for (a signal, the stop file deleted, the parent gone) is a success: exit status 0.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from pipelines.config import REPO_ROOT, Paths
 
 STOP_WAIT = 20.0  # seconds dg dev gets to shut its services down before they are killed
 POLL = 0.5  # seconds between looks at the signals, the parent, the stop file and dg dev
-EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -123,26 +129,85 @@ def stop(dev: subprocess.Popen, wait: float = STOP_WAIT) -> None:
     dev.wait()
 
 
+class Terminal:
+    """The controlling terminal's foreground, taken for this process's own group and given back."""
+
+    def __init__(self) -> None:
+        self.fd: int | None = None
+        self.group: int | None = None  # the foreground group to give the terminal back to
+
+    def take(self) -> bool:
+        """In the terminal's foreground: a process group of our own, and the terminal for it (True);
+        else (no terminal, in the background, a session leader) nothing changes (False)."""
+        try:
+            fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+        except OSError:
+            return False
+        try:
+            group = os.getpgrp()
+            if os.tcgetpgrp(fd) != group:
+                raise OSError("not in the terminal's foreground")
+            os.setpgid(0, 0)
+            self._foreground(fd, os.getpgrp())
+        except OSError:
+            if os.getpgrp() != group:  # moved, but the terminal was not given: back into make's group
+                os.setpgid(0, group)
+            os.close(fd)
+            return False
+        self.fd, self.group = fd, group
+        signal.signal(signal.SIGTSTP, signal.SIG_IGN)  # Ctrl-Z would stop the UI with make unaware, waiting
+        return True
+
+    def give_back(self) -> None:
+        if self.fd is None:
+            return
+        try:
+            self._foreground(self.fd, self.group)
+        except OSError:  # make's group is gone (make killed): the shell takes the terminal back itself
+            pass
+        os.close(self.fd)
+        self.fd = None
+
+    @staticmethod
+    def _foreground(fd: int, group: int) -> None:
+        """tcsetpgrp from a background group: SIGTTOU would stop the caller unless ignored."""
+        previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        try:
+            os.tcsetpgrp(fd, group)
+        finally:
+            signal.signal(signal.SIGTTOU, previous)
+
+
 def serve(host: str, port: int, stop_file: Path | None = None, wait: float = STOP_WAIT,
           command: list[str] | None = None) -> int:
     """Run the UI (`command`, default dg dev) until one of the stop conditions above; returns the
-    exit status."""
-    from pipelines.runs import prepare_instance
-
+    exit status: 0 when it was asked to stop, dg dev's own when dg dev ended by itself."""
     problem = port_problem(host, port)
     if problem:
         print(f"ui: {problem}", file=sys.stderr)
         return 1
     parent = os.getppid()
     received: list[int] = []
-    for sig in EXIT_CODES:
+    for sig in STOP_SIGNALS:
         signal.signal(sig, lambda number, _frame: received.append(number))
+    terminal = Terminal()
+    terminal.take()
+    try:
+        return _serve(host, port, stop_file, wait, command, parent, received)
+    finally:
+        terminal.give_back()
+
+
+def _serve(host: str, port: int, stop_file: Path | None, wait: float, command: list[str] | None, parent: int,
+           received: list[int]) -> int:
+    from pipelines.runs import prepare_instance
+
     paths = Paths.from_env()
     copied = prepare_instance(paths)
     if copied:
         print(f"ui: {copied}")
     if received:  # stopped while the instance was being prepared: nothing started yet
-        return EXIT_CODES[received[0]]
+        return 0
     if stop_file is not None:
         stop_file.write_text(f"{os.getpid()}\n")
     print(f"ui: http://{host}:{port}  (RAW_DIR={paths.raw_dir}, REPORTS_DIR={paths.reports_dir}, "
@@ -163,7 +228,7 @@ def serve(host: str, port: int, stop_file: Path | None = None, wait: float = STO
             else:
                 time.sleep(POLL)
         print(f"ui: stopping ({why})", flush=True)
-        return EXIT_CODES[received[0]] if received else 143
+        return 0
     finally:
         stop(dev, wait)
         if stop_file is not None and stop_file.exists() and stop_file.read_text().strip() == str(os.getpid()):

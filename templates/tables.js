@@ -65,6 +65,29 @@ function filterBar(table, names, rows) {
   return bar.children.length ? bar : null;
 }
 
+// "More columns": a table's detail columns (data-detail-columns) stay hidden on screen until asked for, so the
+// table fits the page; shown, the table takes the window's width rather than scrolling sideways. Print shows all.
+function detailToggle(table, detail) {
+  // what the hidden columns are called: a group's label, or a column's own where it has no group
+  const single = table.tHead.rows.length === 1;
+  const names = [...table.tHead.querySelectorAll("th.detail")]
+    .filter((th) => single || th.scope === "colgroup" || th.rowSpan > 1)
+    .map((th) => th.textContent.replace(/#$/, "").trim());
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "detail-toggle";
+  button.setAttribute("aria-controls", table.id);
+  const show = (shown) => {
+    table.classList.toggle("hide-detail", !shown);
+    table.closest(".table-wrap")?.classList.toggle("expanded", shown);
+    button.setAttribute("aria-expanded", String(shown));
+    button.textContent = shown ? "Fewer columns" : `Show ${detail.length} more columns: ${names.join(", ")}`;
+  };
+  button.addEventListener("click", () => show(table.classList.contains("hide-detail")));
+  show(false);
+  return button;
+}
+
 // A cell of a JSON row: its text, or [text, number behind it].
 const cellRender = (i) => (data, type, row) => {
   const cell = row[i];
@@ -76,6 +99,7 @@ const cellRender = (i) => (data, type, row) => {
 function enhance(table) {
   const names = json(table.dataset.facets, []);
   const valueColumns = json(table.dataset.valueColumns, []);
+  const detail = json(table.dataset.detailColumns, []);
   const source = table.dataset.rows ? json(document.getElementById(table.dataset.rows).textContent, []) : null;
   const columns = table.tHead.rows[table.tHead.rows.length - 1].cells.length + (table.tHead.rows.length > 1
     ? [...table.tHead.rows[0].cells].filter((c) => c.rowSpan > 1).length : 0);
@@ -88,14 +112,19 @@ function enhance(table) {
     paging: many,
     pageLength: 25,
     lengthMenu: [10, 25, 50, 100, 500],
-    columnDefs: [{ targets: valueColumns, type: "value" }],
+    columnDefs: [{ targets: valueColumns, type: "value" }, { targets: detail, className: "detail" }],
     language: { search: "Search the table:", info: "_START_ to _END_ of _TOTAL_ rows", infoEmpty: "No rows",
                 infoFiltered: "(filtered from _MAX_)", zeroRecords: "No row matches" },
     layout: { topStart: many ? "pageLength" : null, topEnd: "search", bottomStart: "info", bottomEnd: many ? "paging" : null },
   };
-  const bar = filterBar(table, names, rows);
+  let bar = filterBar(table, names, rows);
+  if (detail.length) {
+    bar = bar || Object.assign(document.createElement("div"), { className: "table-filters" });
+    bar.append(detailToggle(table, detail));
+  }
   if (bar) options.layout.top = bar;
   if (source) {
+    options.columnDefs.push({ targets: valueColumns, className: "num" }); // the JSON's cells carry no classes
     options.data = source;
     options.deferRender = true;
     options.columns = Array.from({ length: columns }, (_, i) => ({ data: null, render: cellRender(i) }));

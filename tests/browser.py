@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+# A page's elements that scroll sideways: content wider than the box, and a box that scrolls rather than clips
+SIDEWAYS = """() => [...document.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1
+    && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+    .map(e => `${e.tagName}#${e.id}.${e.className} ${e.scrollWidth}>${e.clientWidth}`)"""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 

@@ -366,6 +366,19 @@ def test_bad_price_is_one_line_and_publishes_nothing(tmp_path):
     assert not any((tmp_path / "reports" / "atlas").glob("2*"))
 
 
+@needs_sample
+def test_after_make_atlas_the_data_set_finds_mlperf_dir_by_itself(sample_atlas):
+    """The UI's processes read their settings as the definitions load: without MLPERF_DIR in the
+    environment they now find the folder `make atlas` used (before: "MLPERF_DIR is not set")."""
+    _, stdout, env = sample_atlas
+    assert f"kept:   MLPERF_DIR={SAMPLE.resolve()} for this data set" in stdout
+    without = {k: v for k, v in env.items() if k != "MLPERF_DIR"}
+    done = subprocess.run([sys.executable, "-c", "from pipelines.defs.resources import PipelineSettings; "
+                           "print(PipelineSettings.from_env().mlperf)"], cwd=REPO, env=without,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == str(SAMPLE.resolve()), done.stderr
+
+
 def test_without_mlperf_dir_it_says_so_in_one_line(tmp_path):
     env = atlas_env(tmp_path, tmp_path)
     env.pop("MLPERF_DIR")

@@ -83,6 +83,16 @@ def test_help_names_where_things_go_now_and_keeps_secrets_out(tmp_path):
     assert "a-secret-value" not in text and re.search(r"GCP_API_KEY(.|\n)*?now: set", text)
 
 
+def test_a_misspelled_command_names_the_one_meant():
+    done = run("-m", "pipelines.cli", "reprot")
+    assert done.returncode == 2 and "invalid choice: 'reprot'" in done.stderr
+    assert done.stderr.rstrip().endswith("; did you mean 'report'?")
+    done = run("-m", "pipelines.cli", "prices", "fetchh")
+    assert done.returncode == 2 and done.stderr.rstrip().endswith("; did you mean 'fetch'?")
+    done = run("-m", "pipelines.cli", "xyzzy")
+    assert done.returncode == 2 and "did you mean" not in done.stderr  # no near miss, no guess
+
+
 def test_help_is_quick_and_needs_no_dagster():
     done = run("-c", "import sys; from pipelines.cli import parser; parser().format_help(); "
                      "print(sorted(m for m in ('dagster', 'polars', 'duckdb') if m in sys.modules))")
@@ -154,7 +164,7 @@ def test_prices_fetch_offline_ends_with_one_line(tmp_path, closed_port):  # noqa
                env=fetch_env(tmp_path))
     assert done.returncode == 1 and not done.stdout
     assert len(done.stderr.splitlines()) == 1, done.stderr
-    assert done.stderr.startswith("error: step fetched_price_files failed: ") and "aws us-east-1" in done.stderr
+    assert done.stderr.startswith("error: fetching today's price lists failed: ") and "aws us-east-1" in done.stderr
     assert not list((tmp_path / "raw" / "prices").iterdir())
 
 

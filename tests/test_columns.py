@@ -37,7 +37,9 @@ def test_every_column_of_every_table_and_data_file_has_a_meaning(bundled_run, sa
 
     data = {("report", p.stem): p for p in (bundled_run.reports / "latest" / "data").glob("*.csv")}
     data |= {("atlas", p.stem): p for p in (sample_atlas_run.published / "data").glob("*.csv")}
-    assert {stem for kind, stem in data if kind == "report"} == set(EXPORTS)
+    # the bundled data has no MLPerf result trees: its MLPerf scores and runs have no rows, and a table
+    # without rows is not published (their columns are checked above, in the warehouse)
+    assert {stem for kind, stem in data if kind == "report"} == set(EXPORTS) - {"mlperf_scores", "mlperf_runs"}
     assert {stem for kind, stem in data if kind == "atlas"} == set(ATLAS_FILES)
     for (kind, stem), path in data.items():
         table = EXPORTS[stem][0] if kind == "report" else ATLAS_FILES[stem]

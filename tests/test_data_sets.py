@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths
+from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths, remember, remembered
 from tests.pipeline_runner import REPO, environment
 from tests.small_raw import write_small_raw
 
@@ -28,8 +28,10 @@ def no_settings(monkeypatch):
 
 
 def test_the_bundled_data_keeps_the_repo_layout(no_settings, monkeypatch):
+    kept = remembered(REPO_ROOT / ".dagster_home").get("MLPERF_DIR")  # a make atlas of the bundled data, if any
     expected = Paths(BUNDLED_RAW, REPO_ROOT / "reports", REPO_ROOT / "warehouse" / "pipeline.duckdb",
-                     REPO_ROOT / ".dagster_home", atlas_rounds_dir=str(REPO_ROOT / "warehouse" / "atlas_rounds"))
+                     REPO_ROOT / ".dagster_home", Path(kept) if kept else None,
+                     atlas_rounds_dir=str(REPO_ROOT / "warehouse" / "atlas_rounds"))
     assert Paths.from_env() == expected
     monkeypatch.chdir(REPO_ROOT)
     monkeypatch.setenv("RAW_DIR", "raw")  # the same folder, named relatively
@@ -54,6 +56,26 @@ def test_settings_that_are_set_win(no_settings, monkeypatch, tmp_path):
     paths = Paths.from_env()
     assert paths.reports_dir == tmp_path / "published" and paths.dagster_home == tmp_path / "home"
     assert paths.warehouse == tmp_path / "data" / "warehouse" / "pipeline.duckdb"  # the one not set follows RAW_DIR
+
+
+def test_the_data_set_remembers_mlperf_dir_and_the_environment_wins(no_settings, monkeypatch, tmp_path):
+    """After `make atlas MLPERF_DIR=...`, the data set's UI and its next `make atlas` find the corpus
+    without being told again (the UI said "MLPERF_DIR is not set"); MLPERF_DIR set in the environment wins."""
+    monkeypatch.setenv("RAW_DIR", str(tmp_path / "data"))
+    home = tmp_path / "data" / ".dagster_home"
+    assert Paths.from_env().mlperf_dir is None
+    assert remember(home, "MLPERF_DIR", str(tmp_path / "mlperf")) is True
+    assert remember(home, "MLPERF_DIR", str(tmp_path / "mlperf")) is False  # unchanged: not written again
+    assert Paths.from_env().mlperf_dir == tmp_path / "mlperf"
+    assert Paths.from_env().as_env()["MLPERF_DIR"] == str(tmp_path / "mlperf")  # what the UI's processes get
+    monkeypatch.setenv("MLPERF_DIR", str(tmp_path / "other"))
+    assert Paths.from_env().mlperf_dir == tmp_path / "other"
+    monkeypatch.delenv("MLPERF_DIR")
+    monkeypatch.setenv("RAW_DIR", str(tmp_path / "another data set"))
+    assert Paths.from_env().mlperf_dir is None  # remembered for its own data set only
+    (home / "pipeline_settings.json").write_text("not json")
+    monkeypatch.setenv("RAW_DIR", str(tmp_path / "data"))
+    assert Paths.from_env().mlperf_dir is None  # a damaged file is no setting
 
 
 def fingerprint(folder: Path) -> dict[str, str]:

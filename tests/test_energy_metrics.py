@@ -179,3 +179,27 @@ def test_a_catalog_without_board_power_columns_takes_the_projects(tmp_path):
     old = tmp_path / "accelerators.csv"
     old.write_text("model,vendor,name_regex,system_regex,memory_gb,cloud_model,assumption\nX,V,x,,,,\n", encoding="utf-8")
     assert not has_board_power(old) and has_board_power(BUNDLED_RAW / "accelerators.csv")
+
+
+def test_a_run_measured_on_the_instance_itself_is_estimated_from_the_instances_accelerators():
+    """A team's throughput measured on aws/p4d.24xlarge names the instance as its system: no systems
+    JSON describes it, instances.csv does (8x A100-SXM-40GB, 400 W in the catalog). Before, such a row
+    read "no energy: accelerator model unknown" while the same instance's MLPerf rows had an estimate."""
+    from pipelines.metrics.energy import report_energy
+    board = pl.concat([BOARD, pl.DataFrame({"model": ["A100-SXM-40GB"], "board_power_w": [400.0],
+                                            "board_power_source": ["datasheet"], "board_power_as_of": [date(2026, 12, 1)]})])
+    cost = pl.DataFrame({
+        "round": [None, "v1.0"], "system": ["aws/p4d.24xlarge", "dgx_a100"], "benchmark": ["ourmodel", "resnet"],
+        "time_to_train_minutes": [102.5, 28.8], "provider": ["aws", "aws"], "region": ["us-east-1", "us-east-1"],
+    })
+    systems = pl.DataFrame({"system": ["dgx_a100"], "accelerators_total": [8], "accelerator_model": ["A100-SXM-40GB"]})
+    instances = pl.DataFrame({"provider": ["aws"], "instance_type": ["p4d.24xlarge"], "accelerator_count": [8],
+                              "accelerator_model": ["A100-SXM-40GB"]})
+    scores = pl.DataFrame(schema={"round": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8, "energy_kwh": pl.Float64})
+    own, mlperf = report_energy(cost, systems, scores, board, INTENSITY, PUE, instances=instances).to_dicts()
+    # 8 x 400 W x 102.5 min / 60 / 1000 = 5.4666... kWh; the MLPerf run: 8 x 400 W x 28.8 min = 1.536 kWh
+    assert own["energy_basis"] == "estimate (board power)" and own["energy_note"] is None
+    assert own["energy_kwh"] == pytest.approx(5.466666666, rel=1e-9)
+    assert mlperf["energy_kwh"] == pytest.approx(1.536, rel=1e-12)
+    # and its emissions in aws us-east-1: fleet PUE 1.135 x 380 g/kWh
+    assert own["emissions_kg_co2e"] == pytest.approx(5.466666666 * 1.135 * 380 / 1000, rel=1e-9)

@@ -27,6 +27,7 @@ if args[:1] == ["-c"]:  # the Makefile's questions: answered as this version, fr
     sys.version = VERSION + " (stand-in)"
     sys.version_info = tuple(int(p) for p in VERSION.split("."))
     sys.executable = os.path.abspath(__file__)
+    sys.argv = ["-c", *args[2:]]  # as python -c sets it
     exec(args[1], {{"__name__": "__main__"}})
 elif args[:2] == ["-m", "venv"]:
     venv = pathlib.Path(args[2])
@@ -191,3 +192,23 @@ def test_clean_venv_removes_it_and_clean_keeps_it(repo):
     assert calls(repo)[-1] == "-m pipelines.cli clean"  # the data set's outputs only
     make(repo, "clean-venv")
     assert not (repo / ".venv").exists()
+
+
+def test_help_lists_every_target_with_what_it_does_and_is_the_default(repo):
+    """`make help` did not exist; plain `make` made the virtual environment's first stamp."""
+    shown = make(repo, "help").stdout
+    targets = {"report", "atlas", "prices", "ui", "clean", "test", "bench", "venv", "venv-test", "clean-venv",
+               "system-deps"}
+    described = dict(line.split(None, 1) for line in shown.splitlines() if line.startswith("  ") and
+                     line.split(None, 1)[0] in targets)
+    assert set(described) == targets, shown
+    assert all(len(text) > 20 for text in described.values()), described
+    assert "MLPERF_DIR" in shown and "UI_PORT" in shown
+    assert make(repo).stdout == shown  # the default goal
+    assert not (repo / ".venv").exists()  # nothing was set up
+
+
+def test_a_misspelled_target_names_the_one_meant(repo):
+    failed = make(repo, "reprot", fail=True)
+    assert "no target 'reprot'; did you mean 'report'? (make help lists the targets)" in failed.stderr
+    assert failed.stderr.count("\n") == 1 and not (repo / ".venv").exists()

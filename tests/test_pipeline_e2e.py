@@ -100,16 +100,19 @@ def test_pdf_figures_match_inputs(pdf_text):
 def test_pdf_has_toc_footnotes_and_page_numbers(pdf_text):
     reader, pages = pdf_text
     assert len(pages) >= 5
-    toc = re.sub(r"\s+", " ", pages[1])
+    toc = re.sub(r"\s+", " ", pages[2])  # after the cover and the answer
     assert "Contents" in toc and "Methodology" in toc
     # every TOC line ends with a page number
-    assert re.search(r"Summary\s*\.*\s*\d+", toc)
+    assert re.search(r"The answer\s*\.*\s*\d+", toc)
     last = re.sub(r"\s+", " ", pages[-1])
     assert re.search(rf"Page {len(pages)} / {len(pages)}", last)
-    text = re.sub(r"(?<=/) ", "", re.sub(r"\s+", " ", " ".join(pages)))  # a footnote may wrap anywhere, even after "/"
+    # a footnote or a source may wrap anywhere, even after "/" or "-" ("karpenter-provider-" / "aws:pkg")
+    text = re.sub(r"(?<=[/-]) ", "", re.sub(r"\s+", " ", " ".join(pages)))
     # footnotes: a system configuration and a price's date and source
     assert "AMD EPYC 7742" in text and "MXNet NVIDIA Release 21.05" in text
-    assert ("AWS p4d.24xlarge in us-east-1: $21.9576 per hour on demand, as of 2026-07-20; source: "
+    # the note gives the price and its date, the sources appendix its source (the file's own words)
+    assert "AWS p4d.24xlarge in us-east-1: $21.9576 per hour on demand, as of 2026-07-20." in text
+    assert ("AWS p4d.24xlarge in us-east-1, on demand, as of 2026-07-20: "
             "aws/karpenter-provider-aws:pkg/providers/pricing/zz_generated.pricing_aws.go@6fc13b52") in text
 
 
@@ -125,7 +128,7 @@ def test_failing_check_stops_the_report(tmp_path):
     failed = [c for c in checks if not c.passed]
     assert [c.check_name for c in failed] == ["comparisons_are_covered"]
     # the price date is report_dates' (one query serves the mart and the check): the newest on-demand snapshot
-    assert (f"report.toml comparisons[0].instances[0]: aws/p4d.24xlarge has no price in us-east-1 on or before "
+    assert (f"report.toml:comparisons[0].instances[0]: aws/p4d.24xlarge has no price in us-east-1 on or before "
             f"{BUNDLED_PRICE_DATE} in prices/ (on demand)") in failed[0].description
     materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
     assert "stg_prices" in materialized

@@ -44,7 +44,7 @@ def test_bundled_appendix_lists_every_input_file(bundled_run):
     dated = bundled_run.reports / BUNDLED_PRICE_DATE
     listed = pl.read_csv(dated / "data" / "input_files.csv")
     html = (dated / "report.html").read_text(encoding="utf-8")
-    appendix = html[html.index('<section id="inputs"'):]
+    appendix = html[html.index('<section id="sources"'):]  # appendix C, sources, ends with the input files
     hashes = re.findall(r'<td class="hash">([0-9a-f]{64})</td>', appendix)
     # the 25 systems JSON files (8 of the A100/V100 comparisons, 17 of the current generation) and the 28 price
     # files (20 snapshots of the big three's prices, 8 catalogs of prices/skypilot_2026-12-04/) are one row

@@ -230,9 +230,11 @@ def test_pipeline_prices_a_workload_and_credits_its_source(tmp_path):
          pytest.approx(200.0)),
     ]
     html = (dirs.reports / "latest" / "report.html").read_text()
-    assert ("Time to train = 3,600,000 samples per run (report.toml [workloads]) / 2,000 samples per second, "
-            "measured by the platform team on 2024-03-01 (throughput/own.csv line 2).") in html
-    note = html[html.index("Time to train = 3,600,000"):][:400]
+    # the note gives the product, the sources appendix who measured it and where the row is
+    assert ("aws/big.8x: time to train = 3,600,000 samples per run (report.toml [workloads]) / 2,000 samples per "
+            "second measured on 2024-03-01.") in html
+    assert "2,000 samples per second, measured by the platform team on 2024-03-01 (throughput/own.csv line 2)." in html
+    note = html[html.index("time to train = 3,600,000"):][:400]
     assert "MLPerf" not in note
     assert "At 10 runs a month: AWS big.8x $120.00; AWS small.8x $200.00 a month." in " ".join(html.split())
 

@@ -8,7 +8,7 @@ import dagster as dg
 
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
-from pipelines.ingest.names import unknown_name
+from pipelines.ingest.names import did_you_mean, listed, unknown_name
 from pipelines.warehouse import query
 
 
@@ -54,13 +54,15 @@ def one_price_per_instance_and_date(settings: PipelineSettings) -> dg.AssetCheck
                 additional_deps=["stg_instances", "stg_mappings", "stg_prices", "stg_results", "stg_throughput",
                                  "stg_systems", "stg_report_settings"],
                 description="Every throughput row and mapping names a known system, benchmark or workload and "
-                            "instance (an unknown name lists the valid ones, with the nearest for a near miss); every "
-                            "compared instance has an instance row, a mapping (or throughput measured on it) per "
-                            "benchmark and a price in force at the price date; every mapped system has results.")
+                            "instance, every instance of report.toml's comparisons and discounts is a row of "
+                            "instances.csv and every region one with prices (an unknown name lists the valid ones, "
+                            "with the nearest for a near miss); every compared instance has a mapping (or throughput "
+                            "measured on it) per benchmark and a price in force at the price date; every mapped "
+                            "system has results.")
 def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:
     with settings.connect(read_only=True) as conn:
         # names first: a misspelled system or benchmark would otherwise read as a missing mapping or result
-        problems = _throughput_problems(conn) + _mapping_problems(conn)
+        problems = _throughput_problems(conn) + _mapping_problems(conn) + _report_config_problems(conn)
         if not problems:
             gaps = query(conn, "check_comparison_coverage", report_dates_in=query(conn, "report_dates"))
             problems = [f"{where}: {problem}" for where, problem in gaps.rows()]
@@ -107,3 +109,34 @@ def _mapping_problems(conn) -> list[str]:
                     "order by file, line").fetchall()
     return (_name_problems(rows, [(2, "instance", instances), (3, "benchmark", _known_benchmarks(conn))])
             + _name_problems([r for r in rows if r[4] is not None], [(4, "system", systems)]))
+
+
+def _report_config_problems(conn) -> list[str]:
+    """report.toml's instances (comparisons and discounts) are rows of instances.csv, and each
+    compared instance's region (report.toml [regions], or its own @region) is one its provider has
+    prices in: a typo names the instance or region meant, not six gaps it leaves downstream."""
+    instances = _names(conn.sql("select provider || '/' || instance_type from stg_instances").fetchall())
+    compared = conn.sql("select distinct config_path, provider, instance_type, region from stg_comparisons "
+                        "order by config_path").fetchall()
+    problems = []
+    for where, provider, instance_type, region in compared:
+        problem = unknown_name("instance", f"{provider}/{instance_type}", instances)
+        if problem:
+            problems.append(f"{where}: {problem}; the instances are the rows of instances.csv")
+            continue
+        regions = _names(conn.sql("select distinct region from stg_prices where provider = ? order by 1",
+                                  params=[provider]).fetchall())
+        if region not in regions:
+            problems.append(f"{where}: {provider}/{instance_type} is priced in region {region!r}, where prices/ has "
+                            f"no {provider} price{did_you_mean(region, regions)} (regions with {provider} prices: "
+                            f"{listed(regions) or 'none'}; set in report.toml [regions] or as "
+                            f"{provider}/{instance_type}@<region>)")
+    config, discounts = conn.sql("select config_path, discounts from stg_report_settings").fetchall()[0]
+    for i, discount in enumerate(discounts or []):
+        if discount["instance_type"] is None:
+            continue
+        types = [name.split("/", 1)[1] for name in instances if name.startswith(discount["provider"] + "/")]
+        problem = unknown_name(f"{discount['provider']} instance", discount["instance_type"], types)
+        if problem:
+            problems.append(f"{config}:discounts[{i}].instance: {problem}")
+    return problems

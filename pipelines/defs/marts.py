@@ -13,6 +13,7 @@ from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, normalized_systems
 from pipelines.ingest.catalog_instances import unknown_accelerators
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
+from pipelines.metrics.cheapest_offers import cheapest_offers as compute_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
@@ -101,7 +102,8 @@ def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.Data
     """Energy (measured, else the board-power estimate) and location-based emissions per row."""
     systems = normalized_systems(read_table(conn, "stg_systems"), catalog_rows(read_table(conn, "stg_accelerators")))
     return report_energy(cost, systems, read_table(conn, "stg_mlperf_scores"), read_table(conn, "stg_board_power"),
-                         read_table(conn, "stg_grid_intensity"), read_table(conn, "stg_pue"))
+                         read_table(conn, "stg_grid_intensity"), read_table(conn, "stg_pue"),
+                         instances=read_table(conn, "stg_instances"))
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
@@ -118,6 +120,18 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
         price_date, _ = _dates(conn)
         write_frame(conn, "cost_to_train", _with_energy(conn, _cost_at(conn, price_date)))
         return _done(conn, "cost_to_train")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "stg_report_settings"],
+          automation_condition=REGENERATE,
+          description="The answer per comparison and benchmark: the cheapest offer over every pricing option (with "
+                      "its option, cost and time), the cheapest on-demand offer, the fastest offer, and each one's "
+                      "savings against the baseline at report.toml's baseline_pricing.")
+def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        baseline_pricing = report_settings(conn)["baseline_pricing"] or "on_demand"
+        write_frame(conn, "cheapest_offers", compute_offers(read_table(conn, "cost_to_train"), baseline_pricing))
+        return _done(conn, "cheapest_offers")
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["report_dates", "price_history"],

@@ -56,7 +56,7 @@ def fetched_price_files(context: dg.AssetExecutionContext, config: PriceFetchCon
     try:
         report = fetch_prices(raw, REGIONS, endpoints=endpoints, timeout=config.timeout_seconds)
     except FetchError as exc:
-        raise dg.Failure(description=str(exc), allow_retries=False) from None
+        raise dg.Failure(description=f"fetching today's price lists failed: {exc}", allow_retries=False) from None
     for message in report.messages:
         context.log.info(message)
     yield dg.MaterializeResult(metadata={

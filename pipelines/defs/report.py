@@ -19,8 +19,8 @@ from pipelines.warehouse import read_table
 
 # What the report's context reads (publish/from_marts.py), and what its HTML depends on: the marts
 # plus the staging tables whose rows it shows as they are.
-REPORT_MARTS = ["cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train", "input_files",
-                "report_dates", "catalog_unknown_accelerators"]
+REPORT_MARTS = ["cheapest_offers", "cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train",
+                "input_files", "report_dates", "catalog_unknown_accelerators"]
 REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons"]
 REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
 EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)
@@ -59,7 +59,7 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
     folder = build_dir(settings.reports, context.run.run_id)
     html_path = folder / "report.html"
     if not html_path.exists():
-        raise dg.Failure(f"{html_path} is missing: materialize report_html in the same run as report_pdf")
+        raise dg.Failure(f"{html_path} is missing: the PDF is laid out from the HTML built in the same run")
     with settings.connect() as conn:
         price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
     from pipelines.publish.pdf_parts import PdfCache, print_kept
@@ -78,6 +78,7 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
 
 # file name -> (table, columns): the contract's columns first; `exact` files carry only those.
 EXPORTS = {
+    "cheapest_offers": ("cheapest_offers", None, False),
     "cost_to_train": ("cost_to_train", EXPORT_COLUMNS, False),
     "price_history": ("price_history", ["provider", "region", "instance_type", "usd_per_hour", "as_of", "source",
                                         "pricing_model", "term_years", "payment_option", "offering_class",
@@ -97,18 +98,26 @@ EXPORTS = {
 
 @dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=REPORT_MARTS + EXPORTED_STAGING,
           automation_condition=REGENERATE,
-          description="Every table of the report as data/<table>.csv and .parquet in the run's build folder.")
+          description="Every table of the report that has rows as data/<table>.csv and .parquet in the run's build "
+                      "folder (a table without rows, such as the MLPerf scores of a data set without result trees, "
+                      "is not published; index.html says so).")
 def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     tables = _tables(settings, REPORT_MARTS + EXPORTED_STAGING)
     folder = build_dir(settings.reports, context.run.run_id) / "data"
-    written = []
+    written, empty = [], []
     for name, (mart, first, exact) in EXPORTS.items():
         frame = tables[mart]
+        if frame.is_empty():
+            # a header-only file reads as data: index.html linked data/mlperf_scores.csv of a data set
+            # without MLPerf trees as "MLPerf scores computed from the result trees"; it lists it as empty
+            empty.append(name)
+            continue
         if first:
             frame = frame.select(first + ([] if exact else [c for c in frame.columns if c not in first]))
         written += write_table(folder, name, frame)
     published = dated_dir(settings.reports, tables["report_dates"]["price_date"][0]) / "data"
     return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written)),
+                                          "not published (no rows)": ", ".join(empty) or "none",
                                           "path": dg.MetadataValue.path(str(folder)),
                                           "published_as": dg.MetadataValue.path(str(published))})
 

@@ -260,7 +260,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
             "provider": inst.provider, "region": inst.region or config.regions[inst.provider], "instance_type": inst.instance_type,
             "benchmark": bench, "benchmark_position": config.all_benchmarks.index(bench), "is_baseline": inst == c.baseline,
             "whole_market": c.whole_market,
-            "config_path": f"{relative} comparisons[{ci}].instances[{i}]",
+            "config_path": f"{relative}:comparisons[{ci}].instances[{i}]",
         }
         for ci, c in enumerate(config.comparisons)
         for i, inst in enumerate(c.instances)

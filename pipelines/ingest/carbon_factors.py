@@ -22,6 +22,7 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
+from pipelines.ingest.names import not_one_of
 from pipelines.ingest.tables import PROVIDERS
 
 # The dirtiest grids (lignite, oil) emit about 1.1-1.3 kg CO2e/kWh; more is a unit mistake (kg, t).
@@ -36,7 +37,7 @@ def _in_range(path: Path, line: int, column: str, value: float | None, low: floa
 
 def _provider(path: Path, record: dict, line: int) -> None:
     if record["provider"] not in PROVIDERS:
-        raise InputError(path, f"{line} column provider", f"{record['provider']!r} is not one of {', '.join(PROVIDERS)}")
+        raise InputError(path, f"{line} column provider", not_one_of(record["provider"], PROVIDERS))
 
 
 def _unique(frame: pl.DataFrame, path: Path) -> pl.DataFrame:

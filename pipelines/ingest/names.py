@@ -1,6 +1,6 @@
-"""Names a user types (systems, benchmarks, workloads, instances) checked against the names the
-data set knows: an unknown name is an error that says which names are valid and, for a near miss,
-which one was probably meant."""
+"""Names a user types (systems, benchmarks, workloads, instances, providers, pricing options, keys
+of report.toml) checked against the names the data set knows: an unknown name is an error that
+says which names are valid and, for a near miss, which one was probably meant."""
 
 from __future__ import annotations
 
@@ -10,10 +10,25 @@ from collections.abc import Iterable
 SHOWN = 12  # names listed in a message; the rest are counted
 
 
-def did_you_mean(name: str, known: Iterable[str]) -> str:
+def nearest(name: object, known: Iterable[str]) -> str | None:
+    """The known name a near miss probably meant ('AWS' for 'aws' too), or None."""
+    if not isinstance(name, str) or not name:
+        return None
+    by_folded = {k.lower(): k for k in sorted(set(known), reverse=True)}  # the first in order wins a tie
+    close = difflib.get_close_matches(name.lower(), sorted(by_folded), n=1, cutoff=0.75)
+    return by_folded[close[0]] if close and by_folded[close[0]] != name else None
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
     """"; did you mean 'y'?" for the nearest known name of a near miss, else ""."""
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.75)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    meant = nearest(name, known)
+    return f"; did you mean {meant!r}?" if meant else ""
+
+
+def listed(names: Iterable[str]) -> str:
+    """"a, b, c" and, past SHOWN names, "... and 7 more"."""
+    names = list(names)
+    return ", ".join(names[:SHOWN]) + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "")
 
 
 def unknown_name(kind: str, name: str, known: Iterable[str]) -> str | None:
@@ -21,6 +36,10 @@ def unknown_name(kind: str, name: str, known: Iterable[str]) -> str | None:
     names = sorted(set(known))
     if name in names:
         return None
-    hint = did_you_mean(name, names)
-    listed = ", ".join(names[:SHOWN]) + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "")
-    return f"unknown {kind} {name!r}{hint} (known {kind}s: {listed or 'none'})"
+    return f"unknown {kind} {name!r}{did_you_mean(name, names)} (known {kind}s: {listed(names) or 'none'})"
+
+
+def not_one_of(value: object, allowed: Iterable[str]) -> str:
+    """"'AWS' is not one of aws, gcp, azure; did you mean 'aws'?": a value outside a fixed list."""
+    allowed = list(allowed)
+    return f"{value!r} is not one of {', '.join(allowed)}{did_you_mean(value, allowed)}"

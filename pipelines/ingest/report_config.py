@@ -59,13 +59,14 @@ from pathlib import Path
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
-from pipelines.ingest.names import did_you_mean, unknown_name
+from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.prices.normalized import OFFER_KINDS
 from pipelines.ingest.prices.skypilot import PROVIDER_NAME
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
-from pipelines.metrics.pricing_options import DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, parse_option
+from pipelines.metrics.pricing_options import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, OPTION_SPELLINGS as
+                                               PRICING_OPTIONS, parse_option)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -148,6 +149,19 @@ class ReportConfig:
 
 
 _DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
+_KEYS = ("title", "subtitle", "author", "benchmarks", "price_date", "regions", "comparisons", "mlperf_trees",
+         "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "discounts", "workloads",
+         "exclude_offer_kinds")
+_COMPARISON_KEYS = ("id", "title", "description", "baseline", "instances", "benchmarks", "whole_market")
+
+
+def _known_keys(path: Path, where: str, table: dict, keys: tuple[str, ...]) -> None:
+    """A key report.toml does not know would be ignored without a word (`pricing_model = [...]` for
+    pricing_models): it is an error naming the key meant."""
+    for key in table:
+        if key not in keys:
+            raise InputError(path, f"{where}{key}", f"is not a key of {'report.toml' if not where else where.rstrip('.')}"
+                             f"{did_you_mean(key, keys)} (its keys: {', '.join(keys)})")
 
 
 def _is_number(value: object) -> bool:
@@ -161,14 +175,16 @@ def _pricing(path: Path, data: dict) -> tuple[tuple[str, ...], str]:
     for i, option in enumerate(models):
         if parse_option(option) is None:
             raise InputError(path, f"pricing_models[{i}]", f"{option!r} is not a pricing option (on_demand, spot, "
-                             "reserved_1y, savings_plan_3y, committed_use_1y, commitment_3y, ...)")
+                             f"reserved_1y, savings_plan_3y, committed_use_1y, commitment_3y, ...)"
+                             f"{did_you_mean(option, PRICING_OPTIONS)}")
     if len(set(models)) != len(models):
         raise InputError(path, "pricing_models", "lists a pricing option twice")
     baseline = data.get("baseline_pricing", DEFAULT_BASELINE_PRICING)
     if not isinstance(baseline, str) or parse_option(baseline) is None:
-        raise InputError(path, "baseline_pricing", f"{baseline!r} is not a pricing option")
+        raise InputError(path, "baseline_pricing", f"{baseline!r} is not a pricing option"
+                         f"{did_you_mean(baseline, PRICING_OPTIONS)}")
     if baseline not in models:
-        raise InputError(path, "baseline_pricing", f"{baseline} is not one of pricing_models")
+        raise InputError(path, "baseline_pricing", f"{baseline} is not one of pricing_models ({', '.join(models)})")
     return models, baseline
 
 
@@ -188,16 +204,16 @@ def _discounts(path: Path, data: dict) -> tuple[Discount, ...]:
         unknown = sorted(set(item) - _DISCOUNT_KEYS)
         if unknown:
             raise InputError(path, f"{where}.{unknown[0]}", "is not a discount key (provider, instance, "
-                             "pricing_model, percent)")
+                             f"pricing_model, percent){did_you_mean(unknown[0], _DISCOUNT_KEYS)}")
         provider = item.get("provider")
         if provider not in PROVIDERS:
-            raise InputError(path, f"{where}.provider", f"{provider!r} is not one of {', '.join(PROVIDERS)}")
+            raise InputError(path, f"{where}.provider", not_one_of(provider, PROVIDERS))
         instance = item.get("instance")
         if instance is not None and (not isinstance(instance, str) or not instance.strip()):
             raise InputError(path, f"{where}.instance", "must be an instance type name")
         model = item.get("pricing_model")
         if model not in PRICING_MODELS:
-            raise InputError(path, f"{where}.pricing_model", f"{model!r} is not one of {', '.join(PRICING_MODELS)}")
+            raise InputError(path, f"{where}.pricing_model", not_one_of(model, PRICING_MODELS))
         percent = item.get("percent")
         if not _is_number(percent) or not 0 < percent < 100:
             raise InputError(path, f"{where}.percent", f"{percent!r} must be a number above 0 and below 100")
@@ -228,7 +244,7 @@ def _workloads(path: Path, data: dict) -> tuple[Workload, ...]:
         unknown = sorted(set(item) - _WORKLOAD_KEYS)
         if unknown:
             raise InputError(path, f"{where}.{unknown[0]}", "is not a workload key (title, samples, runs_per_month, "
-                             "description)")
+                             f"description){did_you_mean(unknown[0], _WORKLOAD_KEYS)}")
         title = item.get("title")
         if not isinstance(title, str) or not title.strip():
             raise InputError(path, f"{where}.title", "is missing")
@@ -257,7 +273,8 @@ def _instance(path: Path, where: str, text: object) -> Instance:
     provider, instance_type = text.split("/")
     if not PROVIDER_NAME.match(provider):
         raise InputError(path, where, f"provider {provider!r} is not a provider name: {', '.join(PROVIDERS)} or a "
-                                      "public catalog's cloud (lower-case letters and digits, e.g. lambda, nebius)")
+                                      "public catalog's cloud (lower-case letters and digits, e.g. lambda, nebius)"
+                                      + did_you_mean(provider, PROVIDERS))
     if at and not _REGION.match(region.strip()):
         raise InputError(path, where, f"{region!r} after @ is not a region name (such as eastus2)")
     return Instance(provider, instance_type.strip(), region.strip() or None)
@@ -287,6 +304,7 @@ def parse_report_config(path: Path) -> ReportConfig:
             raise InputError(path, where or key, f"must be a {kind.__name__}")
         return data[key]
 
+    _known_keys(path, "", data, _KEYS)
     title = need("title", str)
     if not title.strip():
         raise InputError(path, "title", "is empty")
@@ -301,7 +319,7 @@ def parse_report_config(path: Path) -> ReportConfig:
     for provider, region in regions.items():
         if not PROVIDER_NAME.match(provider) or not isinstance(region, str):
             raise InputError(path, f"regions.{provider}", "must map a provider (aws, gcp, azure or a public catalog's "
-                                                          "cloud) to a region name")
+                                                          "cloud) to a region name" + did_you_mean(provider, PROVIDERS))
 
     price_date = data.get("price_date")
     if price_date is not None:
@@ -320,6 +338,7 @@ def parse_report_config(path: Path) -> ReportConfig:
         raise InputError(path, "comparisons", "must list at least one comparison")
     comparisons, seen = [], set()
     for where, item in _tables(path, "comparisons", raw_comparisons):
+        _known_keys(path, f"{where}.", item, _COMPARISON_KEYS)
         cid = item.get("id")
         if not isinstance(cid, str) or not _ID.match(cid) or cid in seen:
             raise InputError(path, f"{where}.id", f"{cid!r} must be a unique lower-case id (a-z, 0-9, -)")
@@ -332,11 +351,14 @@ def parse_report_config(path: Path) -> ReportConfig:
             raise InputError(path, f"{where}.instances", "lists an instance twice")
         baseline = _instance(path, f"{where}.baseline", item.get("baseline"))
         if baseline not in instances:
-            raise InputError(path, f"{where}.baseline", f"{baseline.key} is not one of the comparison's instances")
+            raise InputError(path, f"{where}.baseline", f"{baseline.key} is not one of the comparison's instances"
+                             f"{did_you_mean(baseline.key, [i.key for i in instances])}")
         baseline = next(inst for inst in instances if inst == baseline)  # with the region the list gives it
         for inst in instances:
             if inst.region is None and inst.provider not in regions:
-                raise InputError(path, "regions", f"has no region for provider {inst.provider} (used by {where})")
+                near = nearest(inst.provider, list(regions))
+                raise InputError(path, "regions", f"has no region for provider {inst.provider} (used by {where})"
+                                 + (f"; is its {near!r} meant to be {inst.provider!r}?" if near else ""))
         own = item.get("benchmarks")
         comp_benchmarks = _str_list(path, f"{where}.benchmarks", own) if own is not None else benchmarks
         for bench in comp_benchmarks:
@@ -365,7 +387,8 @@ def parse_report_config(path: Path) -> ReportConfig:
         raise InputError(path, "exclude_offer_kinds", f"must be a list of offer kinds ({', '.join(OFFER_KINDS)})")
     for i, kind in enumerate(excluded):
         if kind not in OFFER_KINDS:
-            raise InputError(path, f"exclude_offer_kinds[{i}]", f"{kind!r} is not an offer kind ({', '.join(OFFER_KINDS)})")
+            raise InputError(path, f"exclude_offer_kinds[{i}]", f"{kind!r} is not an offer kind ({', '.join(OFFER_KINDS)})"
+                             + did_you_mean(kind, OFFER_KINDS))
 
     return ReportConfig(
         exclude_offer_kinds=tuple(excluded),

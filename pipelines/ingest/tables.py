@@ -17,6 +17,7 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
+from pipelines.ingest.names import did_you_mean, not_one_of
 
 PROVIDERS = ("aws", "gcp", "azure")
 BILLING = ("instance", "chip")
@@ -27,7 +28,7 @@ def _check_provider(path: Path):
         if record["provider"] not in PROVIDERS:
             raise InputError(
                 path, f"{line} column provider",
-                f"{record['provider']!r} is not one of {', '.join(PROVIDERS)}",
+                not_one_of(record["provider"], PROVIDERS),
             )
     return check
 
@@ -71,7 +72,7 @@ def _check_instance(path: Path):
     def check(record: dict, line: int) -> None:
         provider(record, line)
         if record["billing"] not in BILLING:
-            raise InputError(path, f"{line} column billing", f"{record['billing']!r} is not one of {', '.join(BILLING)}")
+            raise InputError(path, f"{line} column billing", not_one_of(record["billing"], BILLING))
         for column in ("vcpus", "memory_gib"):
             if record["billing"] == "instance" and record[column] is None:
                 raise InputError(path, f"{line} column {column}", "is empty (an instance billed per instance needs it)")
@@ -84,7 +85,8 @@ def check_catalog_links(instances: pl.DataFrame, path: Path | str, cloud_models:
     if unknown.height:
         row = unknown.row(0, named=True)
         raise InputError(path, f"{row['line']} column accelerator_model",
-                         f"{row['accelerator_model']!r} is no cloud_model of the accelerator catalog (accelerators.csv)")
+                         f"{row['accelerator_model']!r} is no cloud_model of the accelerator catalog (accelerators.csv)"
+                         + did_you_mean(row["accelerator_model"], cloud_models))
 
 
 def read_mappings(path: Path) -> pl.DataFrame:

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipelines.metrics.cost import instance_reference
+
 MEASURED = "measured"
 ESTIMATE = "estimate (board power)"
 LOCATION_BASED = "location-based"
@@ -123,19 +125,29 @@ def energy_and_emissions(rows: pl.DataFrame, board_power: pl.DataFrame, intensit
 
 
 def report_energy(cost: pl.DataFrame, systems: pl.DataFrame, scores: pl.DataFrame, board_power: pl.DataFrame,
-                  intensity: pl.DataFrame, pue: pl.DataFrame, utilization: float = 1.0) -> pl.DataFrame:
+                  intensity: pl.DataFrame, pue: pl.DataFrame, utilization: float = 1.0,
+                  instances: pl.DataFrame | None = None) -> pl.DataFrame:
     """The report's cost_to_train rows with the energy and emissions of their training run.
 
     The run is that of the measured system mapped to the instance (its round, system and
     benchmark): its measured energy from the MLPerf tree's power logs (scores: stg_mlperf_scores),
     else the estimate from its accelerators and their board power (systems: stg_systems with the
-    catalog's accelerator_model). The emissions are those of the instance's region.
+    catalog's accelerator_model). Throughput measured on a compared instance itself names the
+    instance as its system ("aws/p4d.24xlarge", a team's own workload): that run's accelerators are
+    the instance's (instances: stg_instances' accelerator_count and accelerator_model), so it gets
+    the same board-power estimate as any other run on those accelerators. The emissions are those
+    of the instance's region.
     """
-    facts = (systems.select("system", pl.col("accelerators_total").alias("accelerators"), "accelerator_model")
-             .unique("system", keep="first", maintain_order=True))
+    facts = systems.select("system", pl.col("accelerators_total").alias("accelerators"), "accelerator_model")
+    if instances is not None:
+        own = instances.select(instance_reference(pl.col("provider"), pl.col("instance_type")).alias("system"),
+                               pl.col("accelerator_count").cast(pl.Int64).alias("accelerators"), "accelerator_model")
+        facts = pl.concat([facts, own.join(facts, on="system", how="anti")], how="vertical_relaxed")
+    facts = facts.unique("system", keep="first", maintain_order=True)
     measured = (scores.filter(pl.col("energy_kwh").is_not_null())
                 .select("round", "system", "benchmark", pl.col("energy_kwh").alias("measured_energy_kwh"))
                 .unique(["round", "system", "benchmark"], keep="first", maintain_order=True))
     rows = (cost.join(facts, on="system", how="left", maintain_order="left")
             .join(measured, on=["round", "system", "benchmark"], how="left", maintain_order="left"))
     return energy_and_emissions(rows, board_power, intensity, pue, utilization)
+

@@ -45,6 +45,9 @@ DEFAULT_PRICING_MODELS = ("on_demand", "spot", "commitment_1y", "commitment_3y")
 DEFAULT_BASELINE_PRICING = "on_demand"
 KEY = ["provider", "region", "instance_type"]
 _OPTION = re.compile(r"^(reserved|savings_plan|committed_use|commitment)_([13])y$")
+# every spelling parse_option reads, for "did you mean" on a misspelled one
+OPTION_SPELLINGS = ("on_demand", "spot") + tuple(f"{kind}_{term}y" for kind in ("commitment", "reserved", "savings_plan",
+                                                                              "committed_use") for term in (1, 3))
 # what the option columns of a chosen price are called (after the price's own columns)
 OPTION_COLUMNS = ["pricing_option", "pricing_model", "term_years", "payment_option", "offering_class",
                   "upfront_usd", "recurring_usd_per_hour", "whose_price"]

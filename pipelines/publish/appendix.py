@@ -1,4 +1,6 @@
-"""The report's appendix: every input file with its SHA-256 and the rows taken from it."""
+"""The report's appendix, its sources: where each price, measured system and emission factor the
+notes cite comes from (source texts, files and lines, commits), with links back to the tables that
+cite it; and every input file with its SHA-256 and the rows taken from it."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import hashlib
 
 import polars as pl
 
-from pipelines.publish.records import Cell, Column, Heading, Row, Table
+from pipelines.publish.records import Cell, Column, Heading, Row, Source, Table
 
 MAX_FILES_PER_KIND = 20  # input files of one kind listed one by one in the appendix; more: one row
 
@@ -41,7 +43,19 @@ def input_rows(input_files: pl.DataFrame) -> list[dict]:
     return out
 
 
-APPENDIX = Heading("A", "Input files", "inputs", kind="appendix")
+APPENDIX = Heading("C", "Sources", "sources", kind="appendix")
+SOURCE_COLUMNS = (Column("Source", header=True), Column("Of"), Column("Where it comes from", css="small"),
+                  Column("Cited in", css="cited"))
+
+
+def sources_table(number: int, sources: tuple[Source, ...]) -> Table:
+    """Every source the notes cite, in the order of first citation: S1, S2, ... (each note links to its
+    row, each row links back to the tables whose notes cite it)."""
+    return Table(number, "Where the figures come from: the sources the notes cite, each with the tables that cite it",
+                 SOURCE_COLUMNS, tuple(
+                     Row((Cell(s.label), Cell(s.kind), Cell(s.text), Cell("", links=s.cited)), anchor=s.id)
+                     for s in sources),
+                 css="sources-table", empty="No note cites a source.", sortable=False)
 INPUT_COLUMNS = (Column("Kind"), Column("File", css="file"), Column("Rows", numeric=True), Column("SHA-256", css="hash"))
 
 

@@ -405,12 +405,14 @@ def pairs_table(costs: pl.DataFrame) -> Table:
     """The web edition's table of every priced result × instance pair, in data/atlas.csv's order (its
     rows travel as JSON and are drawn a page at a time: the whole corpus has 10,000+)."""
     optional = [(name, column) for name, column in OPTIONAL_PAIR_COLUMNS if name in costs.columns]
-    columns = (Column("Round", facet="Round"), Column("Benchmark model"), *(c for _, c in optional),
-               Column("Submitter"), Column("System", header=True, css="system"), Column("Accelerators"),
-               Column("Time to train", numeric=True), Column("Instance"), Column("Region"),
-               Column("Instances", numeric=True), Column("USD per hour", numeric=True),
-               Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True),
-               Column("USD per accel\u200berator-hour", numeric=True), Column("Rank", numeric=True), Column("Tags"))
+    # on screen, the columns after the cost are shown on request (Column.detail): the table fits 1280 px
+    columns = (Column("Round", facet="Round"), Column("Benchmark model"), *(replace(c, detail=True) for _, c in optional),
+               Column("Submitter", detail=True), Column("System", header=True, css="system"), Column("Accelerators"),
+               Column("Time to train", numeric=True), Column("Instance"), Column("Region", detail=True),
+               Column("Instances", numeric=True, detail=True), Column("USD per hour", numeric=True),
+               Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True, detail=True),
+               Column("USD per accel\u200berator-hour", numeric=True, detail=True), Column("Rank", numeric=True),
+               Column("Tags", detail=True))
     rows = []
     for r in costs.iter_rows(named=True):
         tags = ", ".join(t for t, on in (("Pareto", r["on_pareto_front"]), ("fastest", r["fastest"]),

@@ -5,6 +5,8 @@
     price_history_chart  hourly price over the price snapshots, one step line per instance
     trend_chart          cheapest cost to train per MLPerf round: one small panel per benchmark model
     emissions_chart      cost to train against emissions per run, measured and estimated energy told apart
+    savings_dot_chart    the answer page's savings against the baseline, per benchmark: the cheapest offer
+                         over every pricing option and the cheapest on demand, on one scale
 
 Each returns inline SVG (pipelines/publish/svg.py); labels stay text, so they are searchable in
 the PDF. An instance (report) or accelerator model (atlas) has one colour and marker in every figure
@@ -453,3 +455,53 @@ def emissions_chart(points: list[EmissionsPoint], chart_id: str, alt: str) -> st
     placed = [Point(p.label, p.kg_co2e, p.usd, False) for p in points]
     _label_points(ax, fig, placed, fontsize=8 if sum(bool(p.label) for p in points) <= 8 else 7)
     return figure_svg(fig, chart_id, alt, tips.texts, tips.groups, laid_out=True)
+
+
+@dataclass(frozen=True)
+class SavingsRow:
+    label: str  # "2.1 ResNet-50"
+    any_option: float | None  # savings of the cheapest offer over every pricing option, percent
+    on_demand: float | None  # savings of the cheapest on-demand offer, percent
+    text: str  # written beside the row: "+88.6% spot", or why there are no dots
+    tip: str = ""  # the row's figures, shown on hover
+
+
+def savings_dot_chart(rows: list[SavingsRow], chart_id: str, alt: str) -> str:
+    """One line per benchmark, top to bottom in `rows`' order: a hollow dot at the cheapest on-demand
+    offer's savings and a filled one at the cheapest offer's over every pricing option, joined by a
+    line (the part of the savings only another way of paying gives); the filled dot's figure beside it.
+    Savings are against each comparison's baseline, so one scale serves every benchmark."""
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.21 * len(rows) + 0.85))
+    tips = Tips()
+    ys = list(range(len(rows)))[::-1]
+    values = [v for r in rows for v in (r.any_option, r.on_demand) if v is not None]
+    low = min([0.0] + values)
+    texts = []
+    for y, r in zip(ys, rows):
+        if r.any_option is not None and r.on_demand is not None:
+            ax.plot([r.on_demand, r.any_option], [y, y], color="#9a9a9a", linewidth=1.2, zorder=2)
+        if r.on_demand is not None:
+            ax.scatter([r.on_demand], [y], s=30, facecolors="#ffffff", edgecolors=BAR, linewidths=1.3, zorder=3)
+        if r.any_option is not None:
+            ax.scatter([r.any_option], [y], s=34, color=BAR, zorder=4, gid=tips.gid(r.tip))
+        x = max([v for v in (r.any_option, r.on_demand) if v is not None], default=max(low, 0.0))
+        missing = r.any_option is None
+        texts.append(ax.text(x + 2.0, y, r.text, va="center", ha="left", fontsize=8,
+                             color="#5E5E5E" if missing else "#222222", style="italic" if missing else "normal"))
+    ax.set_yticks(ys, [r.label for r in rows], fontsize=8.5)
+    ax.tick_params(axis="y", length=0)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    left = low - 5.0 if low < 0 else -3.0  # a dot at 0% whole, clear of the axis line
+    ax.set_xlim(left, _room_for(ax, fig, texts, left, 100.0))
+    ax.xaxis.set_major_locator(MaxNLocator(6))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:.0f}%"))
+    ax.set_xlabel("Saving against the comparison's baseline (%)", fontsize=9)
+    ax.grid(axis="x", zorder=0)
+    ax.axvline(0, color="#333333", linewidth=0.8, zorder=1)
+    ax.spines["left"].set_visible(False)
+    handles = [Line2D([], [], color=BAR, marker="o", linestyle="none", label="cheapest, any pricing option"),
+               Line2D([], [], color="none", marker="o", markerfacecolor="#ffffff", markeredgecolor=BAR,
+                      markeredgewidth=1.3, linestyle="none", label="cheapest on demand")]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.07 - 1.5 / (len(rows) + 4)), ncol=2,
+              frameon=False, fontsize=8)
+    return figure_svg(fig, chart_id, alt, tips.texts)

@@ -5,9 +5,10 @@ numbered as they are read (pipelines/publish/numbering.py) and the HTML and the 
 Numbers are formatted here once (pipelines/publish/numbers.py): the tables, the chart labels and
 the summary show the same strings. The stages, each in its own module:
 
+    report_answer    the answer page: the cheapest offers per comparison and benchmark, and their savings
     report_sections  one chapter per comparison: per benchmark a table, charts and findings
     report_changes   what the last price snapshot changed ("since ..." and its own chapter)
-    appendix         the input files with their SHA-256
+    appendix         the sources the notes cite, and the input files with their SHA-256
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ import polars as pl
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
 from pipelines.publish import labels, numbers as fmt
-from pipelines.publish.appendix import APPENDIX, inputs_table
+from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
-from pipelines.publish.records import Cell, Column, Counts, Front, Heading, Row, Table
+from pipelines.publish.records import Counts, Front, Heading, Table
+from pipelines.publish.report_answer import ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings
 from pipelines.publish.report_changes import Changes, changes_chapter
 from pipelines.publish.report_pricing import Pricing
-from pipelines.publish.report_sections import BenchmarkSection, Section, Sources, comparison_section
-
-SUMMARY = Heading("1", "Summary", "summary")
+from pipelines.publish.report_sections import (BenchmarkSection, Paying, Section, Sources, comparison_section,
+                                               paying_appendix)
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class ReportPricing:
     """How the report prices, in words for the summary and the methodology."""
 
     baseline: str  # "on demand": the pricing option the chapters' main tables and savings use
-    options: str  # "On demand, Spot, 1-year commitment, 3-year commitment"
+    options: str  # the options the data prices, of those report.toml asks for: "On demand, Spot, 1-year commitment"
     discounts: str  # "12% off AWS on_demand; ..." or ""
     stale_after_days: int
     ages: str  # "price dates from 2019-04-05 to 2025-06-01; 9 of 20 prices older than 365 days"
@@ -48,13 +49,14 @@ class Report:
     front: Front
     price_date: str
     previous_date: str | None
-    summary_heading: Heading
-    summary: Table
+    answer: Answer
     sections: tuple[Section, ...]
     changes: Changes
+    paying: Paying  # appendix: every way of paying, per benchmark
     methodology: Heading
     appendix_heading: Heading
-    appendix: Table
+    sources: Table  # the sources the notes cite
+    appendix: Table  # the input files
     counts: Counts
     pricing: ReportPricing
     unknown_accelerators: str = ""  # "V100 (lambda, 2 offers); ...": catalog offers never priced
@@ -77,14 +79,16 @@ def build_context(
     time_to_train: pl.DataFrame,
     input_files: pl.DataFrame,
     generated_on: date,
+    offers: pl.DataFrame,
     options: pl.DataFrame | None = None,
     unknown_accelerators: pl.DataFrame | None = None,
     chart_cache: ChartCache = NO_CACHE,
 ) -> Report:
-    """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows; the
-    charts are drawn through `chart_cache`."""
+    """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows;
+    `offers` the cheapest_offers mart (the answer page); the charts are drawn through `chart_cache`."""
     numbering = Numbering()
-    summary_number = numbering.table()  # the summary's table comes first in reading order
+    answer_number = numbering.table()  # the answer's table and chart come first in reading order
+    answer_chart = numbering.figure() if has_savings(offers) else None
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
                                  price_history=price_history, cost_changes=cost_changes, cost=cost, options=options,
                                  pricing=Pricing.from_settings(settings), chart_cache=chart_cache)
@@ -94,17 +98,23 @@ def build_context(
         len(sections) + 2, cost=cost, cost_changes=cost_changes, price_changes=price_changes,
         comparison_titles={s.heading.anchor: s.heading.title for s in sections},
         price_date=dates["price_date"], previous_date=sources.previous_date, numbering=numbering)
-    methodology = Heading(str(len(sections) + 3), "Methodology", "methodology")
+    paying, sections = paying_appendix("A", sections, sources, numbering)
+    methodology = Heading("B", "Methodology", "methodology", kind="appendix")
+    sources_list = sources_table(numbering.table(), numbering.sources())
     appendix = inputs_table(numbering.table(), input_files)
     previous = fmt.day(sources.previous_date) if sources.previous_date else None
     pricing = report_pricing(settings, options if options is not None else cost)
+    where = {(b.comparison_id, b.benchmark): Where(b.heading.number, b.heading.anchor, b.short)
+             for s in sections for b in s.benchmarks}
+    answer = Answer(ANSWER, answer_table(answer_number, offers, where),
+                    answer_figure(answer_chart, offers, where) if answer_chart else None)
     return Report(
-        front=front(settings, dates, generated_on, sections, (SUMMARY, *(s.heading for s in sections),
-                                                              changes.heading, methodology, APPENDIX), pricing),
-        price_date=fmt.day(dates["price_date"]), previous_date=previous,
-        summary_heading=SUMMARY, summary=summary_table(summary_number, sections, previous),
-        sections=sections, changes=changes, methodology=methodology,
-        appendix_heading=APPENDIX, appendix=appendix, counts=numbering.counts(), pricing=pricing,
+        front=front(settings, dates, generated_on, sections, (ANSWER, *(s.heading for s in sections),
+                                                              changes.heading, paying.heading, methodology,
+                                                              APPENDIX), pricing),
+        price_date=fmt.day(dates["price_date"]), previous_date=previous, answer=answer,
+        sections=sections, changes=changes, paying=paying, methodology=methodology,
+        appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
         unknown_accelerators=unknown_list(unknown_accelerators),
     )
 
@@ -129,9 +139,12 @@ def report_pricing(settings: dict, options: pl.DataFrame) -> ReportPricing:
         if spread["prices"]:
             ages = (f"price dates from {fmt.day(spread['oldest'])} to {fmt.day(spread['newest'])}; "
                     f"{spread['stale']} of {spread['prices']} prices older than {stale_after} days (marked stale)")
+    # only the options the data prices: a data set with on-demand prices alone does not list spot or commitments
+    priced = set(options.filter(pl.col("usd_per_hour").is_not_null())["pricing_option"].to_list()) \
+        if "pricing_option" in options.columns else {"on_demand"}
     return ReportPricing(
         baseline=option_label(settings.get("baseline_pricing") or "on_demand").lower(),
-        options=", ".join(option_label(o) for o in settings.get("pricing_models") or ["on_demand"]),
+        options=", ".join(option_label(o) for o in settings.get("pricing_models") or ["on_demand"] if o in priced),
         discounts=discounts, stale_after_days=stale_after, ages=ages)
 
 
@@ -161,28 +174,3 @@ def front(settings: dict, dates: dict, generated_on: date, sections: tuple[Secti
         colophon=" · ".join(p for p in (title, f"prices as of {price_date}", f"generated {fmt.day(generated_on)}",
                                         author) if p),
     )
-
-
-def summary_table(number: int, sections: tuple[Section, ...], previous: str | None) -> Table:
-    """Table 1: per comparison and benchmark, the cheapest and the fastest instance, and what changed."""
-    columns = (
-        Column("Benchmark", header=True), Column("Cheapest to train", short="Cheapest"),
-        Column("Cost", numeric=True), Column("Savings vs baseline", numeric=True, short="Savings"),
-        Column("Fastest"), Column("Pareto front"),
-        Column(f"Since {previous or 'the previous snapshot'}", short=f"Since {previous or 'last snapshot'}"),
-    )
-    rows = []
-    for s in sections:
-        for b in s.benchmarks:
-            head = Cell(b.short, link=b.heading.anchor, subs=(b.comparison,))
-            facets = (("Benchmark", b.short),)
-            if b.cheapest is None:
-                rows.append(Row((head,), span="no measured result on any compared instance", facets=facets))
-                continue
-            rows.append(Row((
-                head, Cell(b.cheapest.label, strong=True), Cell(b.cheapest.cost, sort=b.cheapest.usd),
-                Cell("baseline" if b.cheapest_is_baseline else b.savings, sort=b.savings_pct, subs=(f"vs {b.baseline}",)),
-                Cell(b.fastest.label, sort=b.fastest.minutes, subs=(b.fastest.time,)), Cell(", ".join(b.front)), Cell(b.since),
-            ), facets=facets))
-    return Table(number, "Cheapest and fastest instance per comparison and benchmark, and what the last price "
-                         "snapshot changed", columns, tuple(rows), css="summary-table", cards=True)

@@ -14,42 +14,61 @@ from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Figure, chart_id
 
-ENERGY_COLUMNS = (Column("Energy per run", numeric=True, css="wrap", width="8%"),
-                  Column("Emissions per run", numeric=True, css="wrap", width="10%"))
+# on screen shown on request (records.Column.detail): a table with them did not fit 1280 px
+ENERGY_COLUMNS = (Column("Energy per run", numeric=True, css="wrap", width="8%", detail=True),
+                  Column("Emissions per run", numeric=True, css="wrap", width="10%", detail=True))
 
 
-def energy_footnote(r: dict) -> str:
+def energy_footnote(r: dict, brief: bool = False) -> str:
+    """How the energy figure was made. `brief` (the report, whose methodology says why an estimate is an upper
+    bound) leaves that sentence out of each note."""
     if r.get("energy_basis") == MEASURED:
         return (f"Energy measured: the MLPerf power logs of {r['system']} ({r.get('round') or 'its round'}), scored as the "
                 f"official result summarizer scores them (olympic mean of the runs, scaling.json applied): "
                 f"{fmt.kwh(r['energy_kwh'])} per training run.")
     if r.get("energy_basis") == ESTIMATE:
         accelerators = r["accelerators"] if "accelerators" in r else r["accelerators_total"]  # report / atlas
-        return (f"Energy estimate (board power): {accelerators} accelerators × {r['board_power_w']:,.0f} W "
-                f"(board power of {r['accelerator_model']}) × utilization {r['utilization']:g} × "
-                f"{fmt.minutes(r['time_to_train_minutes'])} = {fmt.kwh(r['energy_kwh'])}; an upper bound of the "
-                f"accelerators' own energy, without host, network and cooling.")
+        product = (f"Energy estimate (board power): {accelerators} accelerators × {r['board_power_w']:,.0f} W "
+                   f"(board power of {r['accelerator_model']}) × utilization {r['utilization']:g} × "
+                   f"{fmt.minutes(r['time_to_train_minutes'])} = {fmt.kwh(r['energy_kwh'])}")
+        return product + (" (an upper bound)." if brief else
+                          "; an upper bound of the accelerators' own energy, without host, network and cooling.")
     note = r.get("energy_note") or "no energy"
     return note[0].upper() + note[1:] + "."
 
 
-def carbon_footnote(r: dict) -> str:
+def carbon_footnote(r: dict, cited: bool = False) -> str:
+    """How an emissions figure was made and from which factors; `cited`: the factors' sources are an entry
+    of the sources appendix (carbon_source) instead of the note's end."""
     place = f"{r['provider']} {r['region']}"
     if r.get("emissions_kg_co2e") is None:
         return f"{place}: " + (r.get("emissions_note") or "no emissions") + "."
-    return (f"Emissions in {place}, location-based: energy × PUE {r['pue']:g} × grid {r['grid_gco2e_per_kwh']:,.1f} "
-            f"g CO₂e/kWh / 1000. Grid intensity: {r['grid_source']} (as of {fmt.day(r['grid_as_of'])}); "
-            f"PUE: {r['pue_source']}.")
+    text = (f"Emissions in {place}, location-based: energy × PUE {r['pue']:g} × grid {r['grid_gco2e_per_kwh']:,.1f} "
+            f"g CO₂e/kWh / 1000.")
+    return text if cited else text + f" Grid intensity: {r['grid_source']} (as of {fmt.day(r['grid_as_of'])}); PUE: {r['pue_source']}."
 
 
-def energy_cells(r: dict, numbering: Numbering, key: str) -> tuple[Cell, Cell]:
-    """The energy and emissions cells of a priced row; ``key`` names the training run (its footnote)."""
+def carbon_source(r: dict) -> tuple[str, str, str] | None:
+    """The sources appendix entry of a region's emission factors (key, kind, text), or None without emissions."""
+    if r.get("emissions_kg_co2e") is None:
+        return None
+    return (f"carbon:{r['provider']}:{r['region']}", "emission factors",
+            f"{r['provider']} {r['region']}: grid intensity {r['grid_gco2e_per_kwh']:,.1f} g CO₂e/kWh, {r['grid_source']} "
+            f"(as of {fmt.day(r['grid_as_of'])}); PUE {r['pue']:g}, {r['pue_source']}.")
+
+
+def energy_cells(r: dict, numbering: Numbering | None, key: str, cited: bool = False) -> tuple[Cell, Cell]:
+    """The energy and emissions cells of a priced row; ``key`` names the training run (its footnote);
+    ``cited``: the emissions note cites its factors' sources in the sources appendix (the report).
+    Without ``numbering`` the cells carry no notes (a row the printed table leaves out)."""
     estimate = r.get("energy_basis") == ESTIMATE
     energy = Cell(fmt.kwh(r.get("energy_kwh")), sort=r.get("energy_kwh"), subs=("estimate",) if estimate else (),
-                  note=numbering.note(f"energy:{key}", energy_footnote(r)))
+                  note=numbering.note(f"energy:{key}", energy_footnote(r, brief=cited)) if numbering else None)
     emissions = Cell(fmt.kg_co2e(r.get("emissions_kg_co2e")), sort=r.get("emissions_kg_co2e"),
                      subs=("estimate",) if estimate and r.get("emissions_kg_co2e") is not None else (),
-                     note=numbering.note(f"carbon:{r['provider']}:{r['region']}:{r.get('emissions_note')}", carbon_footnote(r)))
+                     note=numbering.note(f"carbon:{r['provider']}:{r['region']}:{r.get('emissions_note')}",
+                                         carbon_footnote(r, cited), carbon_source(r) if cited else None)
+                     if numbering else None)
     return energy, emissions
 
 

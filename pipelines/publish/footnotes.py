@@ -24,11 +24,13 @@ def shortened(items: str, limit: int | None) -> str:
     return (items[:cut] if cut > 0 else items[:limit]) + " …"
 
 
-def system_note(system: str, info: Mapping | None, round_: str | None, software_limit: int | None = None) -> str:
+def system_note(system: str, info: Mapping | None, round_: str | None, software_limit: int | None = None,
+                detail: bool = True) -> str:
     """The system as its MLPerf systems JSON describes it: "<system> (<submitter>, MLPerf Training
     <round>, <division> division, <status>): <nodes> node(s) × <k> <accelerator>, <memory> each;
     host ...; <framework>; software: ...;" (only the parts the JSON gives). `software_limit` shortens
-    the software list, which runs to 600 characters of library versions in some systems JSON."""
+    the software list, which runs to 600 characters of library versions in some systems JSON;
+    `detail=False` stops after the accelerators (the report's note; its sources appendix has the rest)."""
     in_round = f"MLPerf Training {round_}" if round_ else None
     if not info:
         return f"{system} ({in_round}; no systems JSON given);" if in_round else system
@@ -40,6 +42,8 @@ def system_note(system: str, info: Mapping | None, round_: str | None, software_
                     f"{info.get('accelerator_model_name') or 'accelerators'}")
     if info.get("accelerator_memory_capacity"):
         accelerators += f", {info['accelerator_memory_capacity']} each"
+    if not detail:
+        return " ".join(parts + [accelerators + "."])
     parts.append(accelerators + ";")
     if info.get("host_processor_model_name"):
         count = info.get("host_processors_per_node")
@@ -61,15 +65,20 @@ def runs_note(runs: int, dropped: int | None) -> str:
 
 def price_note(provider: str, region: str | None, instance_type: str, usd_per_hour: float, as_of: date | str,
                source: str | None, *, where: str | None = None, unit: str | None = None,
-               approximate: bool = False, option: str = "on demand") -> str:
+               approximate: bool = False, option: str = "on demand", cited: bool = False) -> str:
     """"<Provider> <instance> in <region>: $x per hour <option>[, <unit>], as of <date>; source:
     <source> (<file and line>)." `unit` says what one hour buys when it is not obvious (per chip);
-    `option` how the price is paid ("on demand", "spot", "1-year reserved, standard, all upfront")."""
+    `option` how the price is paid ("on demand", "spot", "1-year reserved, standard, all upfront").
+    `cited`: the note ends at the date, its source and file being an entry of the sources appendix
+    (price_source) that the note links to."""
     day = as_of if isinstance(as_of, str) else fmt.day(as_of)
     rate = "" if option in ("on demand", "spot") else " (effective hourly rate)"
     text = (f"{labels.provider(provider)} {instance_type} in {region or 'any region'}: {fmt.usd_hour(usd_per_hour)} "
-            f"per hour {option}{rate}{', ' + unit if unit else ''}, as of {day}; source: {source or 'unknown'}")
-    text += f" ({where})." if where else "."
+            f"per hour {option}{rate}{', ' + unit if unit else ''}, as of {day}")
+    if cited:
+        text += "."
+    else:
+        text += f"; source: {source or 'unknown'}" + (f" ({where})." if where else ".")
     if approximate:
         text += " Approximate: a public list price not read from a price file."
     return text
@@ -89,3 +98,12 @@ def workload_note(samples: float, samples_per_second: float, source: str | None,
     """How a workload's time to train was computed from its measured throughput."""
     return (f"Time to train = {fmt.count(samples)} samples per run (report.toml [workloads]) / "
             f"{throughput_note(samples_per_second, source, measured_on, where)}.")
+
+
+def price_source(provider: str, region: str | None, instance_type: str, as_of: date | str, source: str | None,
+                 where: str | None, option: str = "on demand") -> str:
+    """The sources appendix's entry for a price: the instance, the way of paying and the date, then the
+    source as its file gives it, and the file and line."""
+    day = as_of if isinstance(as_of, str) else fmt.day(as_of)
+    return (f"{labels.provider(provider)} {instance_type} in {region or 'any region'}, {option}, as of {day}: "
+            f"{source or 'source unknown'}" + (f" ({where})" if where else ""))

@@ -49,6 +49,7 @@ class Document:
     latest: str | None  # the newest's page through latest/
     published: tuple[Published, ...]
     files: tuple[DataFile, ...]
+    empty: tuple[tuple[str, str], ...] = ()  # (file, what it would hold): tables without rows, not published
 
 
 UNITS = {"usd": "US dollars", "usd_per_hour": "US dollars per hour", "minutes": "minutes", "percent": "percent",
@@ -87,7 +88,9 @@ def document(root: Path, kind: str, page: str, prefix: str) -> Document:
     latest = root / "latest"
     has_latest = (latest / f"{page}.html").exists()
     files = data_files(latest / "data", kind, f"{prefix}latest/data") if (latest / "data").is_dir() else ()
-    return Document(kind, f"{prefix}latest/{page}.html" if has_latest else None, published, files)
+    shown = {f.name for f in files}
+    empty = tuple((name, holds) for name, (_table, holds) in DATA_FILES[kind].items() if name not in shown) if files else ()
+    return Document(kind, f"{prefix}latest/{page}.html" if has_latest else None, published, files, empty)
 
 
 def parts(folder: Path, prefix: str, page: str) -> tuple[tuple[str, str], ...]:

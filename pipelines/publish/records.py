@@ -32,14 +32,49 @@ class Heading:
 @dataclass(frozen=True)
 class Note:
     """A footnote call. The first call of a note in its chapter carries the text (printed at the foot
-    of that page); later calls repeat only the number."""
+    of that page); later calls repeat only the number. `source`: the number of the entry of the
+    sources appendix that says where the note's figures come from (file, line, commit), linked from
+    the note; None when the note needs none."""
 
     ref: int
     text: str | None = None
+    source: int | None = None
 
     @property
     def id(self) -> str:
         return f"fn-{self.ref}"
+
+    @property
+    def source_label(self) -> str:
+        return f"S{self.source}"
+
+    @property
+    def source_id(self) -> str:
+        return source_id(self.source)
+
+
+def source_id(number: int) -> str:
+    """The anchor of a sources appendix entry."""
+    return f"src-{number}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """An entry of the sources appendix: where a price, a measured system or an emission factor comes
+    from, in full, and the tables whose notes cite it (links back)."""
+
+    number: int
+    kind: str  # "price", "measured system", "throughput", "emission factors"
+    text: str
+    cited: tuple[tuple[str, str], ...]  # ("Table 2", "tab-2"), in reading order
+
+    @property
+    def label(self) -> str:
+        return f"S{self.number}"
+
+    @property
+    def id(self) -> str:
+        return source_id(self.number)
 
 
 @dataclass(frozen=True)
@@ -57,6 +92,7 @@ class Cell:
     tags: tuple[Tag, ...] = ()
     note: Note | None = None
     link: str | None = None  # an anchor in the same document
+    links: tuple[tuple[str, str], ...] = ()  # (text, anchor) links after the text, comma-separated ("cited in")
     strong: bool = False
     breakable: bool = False  # a long identifier: may break after _ . / - +
 
@@ -71,6 +107,7 @@ class Column:
     short: str | None = None  # the label beside each cell when a phone shows rows as cards (Table.cards)
     facet: str | None = None  # the web filter this column's text feeds ("Round", "Division"): declaring it adds the filter
     width: str | None = None  # its share of the printed table's width ("12%"), used when the table is printed fixed
+    detail: bool = False  # on screen, shown on request (the table's "more columns" toggle) so the table fits; printed
 
 
 # The web edition's filters, in this order when a table has several; a facet not listed here (a new
@@ -84,6 +121,8 @@ class Row:
     classes: tuple[str, ...] = ()  # "baseline", "cheapest", "no-result"
     span: str | None = None  # a row with only its header cell and this text across the other columns
     facets: tuple[tuple[str, str], ...] = ()  # (filter, value) for the web filters, beyond its facet columns
+    group: str | None = None  # a heading row across the table before this row (tables that do not sort only)
+    anchor: str | None = None  # the row's id, for links to it
 
 
 @dataclass(frozen=True)
@@ -93,6 +132,7 @@ class HeadCell:
     scope: str = "col"
     colspan: int = 1
     rowspan: int = 1
+    detail: bool = False  # over detail columns only: hidden with them
 
 
 @dataclass(frozen=True)
@@ -110,10 +150,13 @@ class Table:
     # Printed at its columns' widths (table-layout: fixed) instead of widths measured from every cell:
     # WeasyPrint's measuring was half of the atlas digest's layout time (16 of 29 s). Every column needs a width.
     fixed: bool = False
+    sortable: bool = True  # the web edition's sorting and filters; a table in groups keeps its order instead
 
     def __post_init__(self):
         if self.fixed and not all(c.width for c in self.columns):
             raise ValueError(f"table {self.caption!r} is printed fixed, but not every column has a width")
+        if self.sortable and any(r.group for r in self.rows):
+            raise ValueError(f"table {self.caption!r} has group rows, which sorting would scatter")
 
     @property
     def id(self) -> str:
@@ -137,23 +180,29 @@ class Table:
         return [i for i in range(len(self.columns)) if any(i < len(r.cells) and r.cells[i].sort is not None
                                                            for r in self.rows)]
 
+    @cached_property
+    def detail_columns(self) -> list[int]:
+        """The columns the web edition shows on request (Column.detail)."""
+        return [i for i, c in enumerate(self.columns) if c.detail]
+
     @property
     def head(self) -> list[list[HeadCell]]:
         """The header rows: one, or two when columns are grouped (the group's label spans its columns)."""
         if not any(c.group for c in self.columns):
-            return [[HeadCell(c.label, c.numeric) for c in self.columns]]
+            return [[HeadCell(c.label, c.numeric, detail=c.detail) for c in self.columns]]
         top: list[HeadCell] = []
         below: list[HeadCell] = []
         for i, c in enumerate(self.columns):
             if c.group is None:
-                top.append(HeadCell(c.label, c.numeric, rowspan=2))
+                top.append(HeadCell(c.label, c.numeric, rowspan=2, detail=c.detail))
                 continue
-            below.append(HeadCell(c.label, c.numeric))
+            below.append(HeadCell(c.label, c.numeric, detail=c.detail))
             if i == 0 or self.columns[i - 1].group != c.group:
                 width = 1
                 while i + width < len(self.columns) and self.columns[i + width].group == c.group:
                     width += 1
-                top.append(HeadCell(c.group, False, scope="colgroup", colspan=width))
+                top.append(HeadCell(c.group, False, scope="colgroup", colspan=width,
+                                    detail=all(d.detail for d in self.columns[i:i + width])))
         return [top, below]
 
 

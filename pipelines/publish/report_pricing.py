@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pipelines.metrics.pricing_options import HOURS_PER_MONTH, cheapest_at, option_label, parse_option
 from pipelines.publish import numbers as fmt
-from pipelines.publish.footnotes import price_note
+from pipelines.publish.footnotes import price_note, price_source
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Note, Row, Table, Tag
@@ -67,15 +67,19 @@ def price_tags(r: dict) -> tuple[Tag, ...]:
 
 
 def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) -> Note:
-    """The footnote of a row's price: date, source, certainty, pricing option, and whose price it is.
-    An on-demand list price keeps one note however many tables show it; `price_lines` gives the
-    file and line of on-demand prices."""
+    """The footnote of a row's price: date, certainty, pricing option, and whose price it is; it cites
+    the price's source and file in the sources appendix. An on-demand list price keeps one note
+    however many tables show it; `price_lines` gives the file and line of each price."""
     on_demand_list = (r.get("pricing_option") or "on_demand") == "on_demand" and not own_price(r)
-    where = (price_lines or {}).get((r["provider"], r["region"], r["instance_type"], r["price_as_of"])) \
-        if on_demand_list else None
+    where = (price_lines or {}).get(price_line_key(r))
     text = price_note(r["provider"], r["region"], r["instance_type"], r["usd_per_hour"], r["price_as_of"],
-                      r.get("price_source"), where=where, approximate=r.get("certainty") == "approximate",
-                      option=option_words(r))
+                      r.get("price_source"), approximate=r.get("certainty") == "approximate",
+                      option=option_words(r), cited=True)
+    source_key = ":".join(str(r.get(k)) for k in ("provider", "region", "instance_type", "pricing_model", "term_years",
+                                                  "payment_option", "offering_class", "price_as_of"))
+    source = (f"price:{source_key}", "price", price_source(r["provider"], r["region"], r["instance_type"],
+                                                           r["price_as_of"], r.get("price_source"), where,
+                                                           option_words(r)))
     if r.get("upfront_usd"):
         text += f" Upfront {fmt.usd(r['upfront_usd'])} and {fmt.usd_hour(r['recurring_usd_per_hour'])} per hour."
     if r.get("interruption_frequency"):
@@ -83,10 +87,17 @@ def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) 
     if own_price(r):
         text += f" Your own negotiated price ({r['whose_price']}), not a list price."
     if on_demand_list:
-        return numbering.note(f"price:{r['provider']}:{r['region']}:{r['instance_type']}", text)
+        return numbering.note(f"price:{r['provider']}:{r['region']}:{r['instance_type']}", text, source)
     key = ":".join(str(r.get(k)) for k in ("provider", "region", "instance_type", "pricing_option", "price_as_of",
                                              "whose_price"))
-    return numbering.note(f"option:{key}", text)
+    return numbering.note(f"option:{key}", text, source)
+
+
+def price_line_key(r: dict) -> tuple:
+    """A priced row's key into the price book's file and line (Sources.price_lines): the instance, the
+    price's pricing model and commitment terms, and its date."""
+    return (r["provider"], r["region"], r["instance_type"], r.get("pricing_model") or "on_demand",
+            r.get("term_years"), r.get("payment_option"), r.get("offering_class"), r["price_as_of"])
 
 
 def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Numbering,
@@ -96,6 +107,7 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
     for r in rows:
         instances.setdefault((r["position"], r["provider"], r["instance_type"]), {})[r["pricing_option"]] = r
     shown = [o for o in pricing.options if any(o in by for by in instances.values())]
+    number = numbering.table()  # before its rows: their notes are called from this table
     columns = (Column("Instance", header=True),) + tuple(
         Column(option_label(o), numeric=True, group="Cost to train (USD per hour below)") for o in shown
     ) + (Column("Cheapest option", short="Cheapest"),)
@@ -121,7 +133,7 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
         table_rows.append(Row(tuple(cells), classes=("baseline",) if first["is_baseline"] else ()))
         if cheapest and (best is None or known[cheapest]["cost_to_train_usd"] < best[1]["cost_to_train_usd"]):
             best = (cheapest, known[cheapest])
-    options = Table(numbering.table(), f"{short}: cost to train under each pricing option (a commitment at its "
+    options = Table(number, f"{short}: cost to train under each pricing option (a commitment at its "
                                        f"effective hourly rate, as if all its hours are used; cheapest in bold)",
                     columns, tuple(table_rows), css="options-table", csv="cost_to_train", cards=True)
     return PricingTables(

@@ -3,7 +3,8 @@ with its table, its charts and what they show (cheapest, fastest, Pareto front, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import date
 
 import polars as pl
@@ -14,14 +15,15 @@ from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
 from pipelines.metrics.cost import MEASURED_BASIS, OWN_MEASUREMENT
-from pipelines.publish.footnotes import SOFTWARE_LIMIT, runs_note, system_note, throughput_note, workload_note
+from pipelines.publish.footnotes import runs_note, system_note, throughput_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 from pipelines.publish.report_changes import since
-from pipelines.publish.report_pricing import Pricing, PricingTables, option_note, price_tags, pricing_tables
+from pipelines.publish.report_pricing import (Pricing, PricingTables, option_note, price_line_key, price_tags,
+                                              pricing_tables)
 
-MAX_BARS = 25  # bars per chart
+MAX_BARS = 12  # bars per chart: two charts to a printed row stay legible (a whole market has 20 offers)
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
 MAX_SERIES = 10  # lines in the price history
 INSTANCE_KEY = ("provider", "region", "instance_type")
@@ -33,7 +35,7 @@ class Sources:
 
     systems: dict  # system -> its stg_systems row
     scores: dict  # (system, benchmark) -> its time_to_train row
-    price_lines: dict  # (provider, region, instance_type, as_of) -> "<file> line <n>"
+    price_lines: dict  # report_pricing.price_line_key of every price -> "<file> line <n>"
     history: dict  # (provider, region, instance_type) -> [(as_of, usd_per_hour)] up to the price date
     changes: dict  # (comparison, benchmark) -> its cost_changes rows
     price_date: date
@@ -48,8 +50,10 @@ class Sources:
                    price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame,
                    options: pl.DataFrame | None = None, pricing: Pricing | None = None,
                    chart_cache: ChartCache = NO_CACHE) -> Sources:
-        # the chapters' history charts and the price footnotes are the on-demand list prices; the
-        # pricing options' table has its own (report_pricing.py)
+        # where every price comes from (the sources appendix), then the chapters' history charts: on-demand
+        # list prices (the pricing options' table has its own, report_pricing.py)
+        price_lines = {price_line_key({**r, "price_as_of": r["as_of"]}): f"{r['file']} line {r['line']}"
+                       for r in price_history.iter_rows(named=True)}
         price_history = on_demand(price_history)
         history: dict[tuple, list] = {}
         for r in price_history.filter(pl.col("as_of") <= dates["price_date"]).sort("as_of").iter_rows(named=True):
@@ -63,8 +67,7 @@ class Sources:
         return cls(
             systems={r["system"]: r for r in systems.iter_rows(named=True)},
             scores={(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)},
-            price_lines={(r["provider"], r["region"], r["instance_type"], r["as_of"]): f"{r['file']} line {r['line']}"
-                         for r in price_history.iter_rows(named=True)},
+            price_lines=price_lines,
             history=history, changes=changes,
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
             options=by_benchmark, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
@@ -116,10 +119,13 @@ class BenchmarkSection:
     front_sentence: str
     since: str  # what the last price snapshot changed
     missing: tuple[str, ...]  # instances without a measured result
-    pricing: PricingTables | None = None  # cost under each pricing option; None when all is on demand
+    pricing: PricingTables | None = None  # cost under each pricing option (its appendix); None when all is on demand
+    paying: Heading | None = None  # where the appendix shows those tables
     about: str = ""  # a workload's description (report.toml [workloads])
     monthly: str = ""  # a workload's cost a month at its runs_per_month
     value: str = ""  # the best samples per dollar against the baseline's
+    comparison_id: str = ""  # report.toml's id of the comparison
+    benchmark: str = ""  # the benchmark (or workload) name
 
 
 @dataclass(frozen=True)
@@ -167,9 +173,6 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
                   if r["on_pareto_front"])
     table = cost_table(numbering.table(), short, rows, sources, numbering)
-    all_options = sources.options.get((first["comparison"], bench), [])
-    pricing = (pricing_tables(short, all_options, sources.pricing, numbering, sources.price_lines)
-               if any(r["pricing_option"] != "on_demand" for r in all_options) else None)
     return BenchmarkSection(
         heading=Heading(number, workload or labels.benchmark(bench), f"{first['comparison']}-{bench}"),
         short=short, comparison=first["comparison_title"], table=table,
@@ -187,8 +190,9 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
         front=front, front_sentence=front_sentence(front, len(known)),
         since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
         missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
-        pricing=pricing, about=first.get("workload_description") or "",
-        monthly=monthly_sentence(known), value=value_sentence(known),
+        about=first.get("workload_description") or "",
+        monthly=monthly_sentence(known), value=value_sentence(known), comparison_id=first["comparison"],
+        benchmark=bench,
     )
 
 
@@ -207,7 +211,8 @@ def value_sentence(known: list[dict]) -> str:
     if not valued:
         return ""
     best = max(valued, key=lambda r: (r["samples_per_dollar"], -r["position"]))
-    text = f"Most samples per dollar: {label(best)}, {fmt.per_dollar(best['samples_per_dollar'])}"
+    # a no-break space: "4.37 M" broke after 4.37 at a line's end
+    text = f"Most samples per dollar: {label(best)}, {fmt.per_dollar(best['samples_per_dollar']).replace(' ', chr(0xA0))}"
     if best.get("relative_value") is not None and not best["is_baseline"]:
         text += f", {fmt.times(best['relative_value'])} the baseline's value"
     unknown = len(known) - len(valued)
@@ -247,32 +252,57 @@ COST_COLUMNS = (
     Column("Instance", header=True), Column("Reference system", css="system"),
     Column("Time to train", numeric=True), Column("USD per hour", numeric=True), Column("Cost to train", numeric=True),
     Column("Savings vs baseline", numeric=True, css="wrap"), Column("Speed\u00adup", numeric=True),
-    Column("baseline", numeric=True, group=PRICE_TO_BEAT), Column("cheapest", numeric=True, group=PRICE_TO_BEAT),
-) + ENERGY_COLUMNS
+    Column("baseline", numeric=True, group=PRICE_TO_BEAT, detail=True),
+    Column("cheapest", numeric=True, group=PRICE_TO_BEAT, detail=True),
+) + ENERGY_COLUMNS  # price to beat, energy and emissions on screen on request: the table fits 1280 px
+
+
+# A comparison of the whole market prices every offer with the compared accelerators (20 in the bundled
+# report's current generation): its printed table keeps the cheapest PRINTED_ROWS, the Pareto front and the
+# baseline; the web edition and data/cost_to_train.csv have every row.
+PRINTED_ROWS = 8
+
+
+def printed_rows(rows: list[dict]) -> list[bool]:
+    """Which rows (cheapest first) the printed table shows: all, up to PRINTED_ROWS + 2; past that the
+    cheapest PRINTED_ROWS, the Pareto front and the baseline."""
+    if len(rows) <= PRINTED_ROWS + 2:
+        return [True] * len(rows)
+    return [i < PRINTED_ROWS or bool(r["is_baseline"]) or bool(r["on_pareto_front"]) for i, r in enumerate(rows)]
 
 
 def cost_table(number: int, short: str, rows: list[dict], sources: Sources, numbering: Numbering) -> Table:
-    return Table(number, f"{short}: time and cost to train per instance, cheapest first", COST_COLUMNS,
-                 tuple(cost_row(r, short, sources, numbering) for r in rows), css="cost-table", csv="cost_to_train")
+    shown = printed_rows(rows)
+    caption = f"{short}: time and cost to train per instance, cheapest first"
+    if not all(shown):
+        caption += (f" (printed: the {PRINTED_ROWS} cheapest, the Pareto front and the baseline, {sum(shown)} of "
+                    f"{len(rows)}; the web edition and data/cost_to_train.csv have every instance)")
+    return Table(number, caption, COST_COLUMNS,
+                 tuple(cost_row(r, short, sources, numbering, printed=p) for r, p in zip(rows, shown)),
+                 css="cost-table", csv="cost_to_train")
 
 
-def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row:
+def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering, printed: bool = True) -> Row:
+    """A row of the cost table; a row the printed table leaves out is on screen only (web-only) and calls no
+    note, so every note is called from a printed row."""
+    notes = numbering if printed else None
     cheapest = r["cost_rank"] == 1
     tags = ((Tag("baseline"),) if r["is_baseline"] else ()) + ((Tag("cheapest", "best"),) if cheapest else ()) \
         + ((Tag("Pareto", "front"),) if r["on_pareto_front"] else ()) \
         + ((Tag(r["offer_kind"].replace("_", " "), title=labels.offer_tag_title(r["offer_kind"])),)
            if labels.offer_tag_title(r.get("offer_kind")) else ())
     accelerators = f"{r['accelerator_count']}× {r['accelerator']}" if r["accelerator"] else "–"
-    if r["system"]:
-        system_call = numbering.note(f"sys:{r['system']}:{r['benchmark']}", system_footnote(r, sources))
+    if notes is None:
+        system_call = price_call = None
     else:
-        system_call = numbering.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
-                                     f"No measured {short} result for {r['instance_type']}: "
-                                     f"{r.get('mapping_note') or 'no mapping'}.")
-    price_call = option_note(r, numbering, sources.price_lines)
+        system_call = (notes.note(f"sys:{r['system']}:{r['benchmark']}", *system_footnote(r, sources)) if r["system"]
+                       else notes.note(f"nosys:{r['instance_type']}:{r['benchmark']}",
+                                       f"No measured {short} result for {r['instance_type']}: "
+                                       f"{r.get('mapping_note') or 'no mapping'}."))
+        price_call = option_note(r, notes, sources.price_lines)
     cost = r["cost_to_train_usd"]
     return Row((
-        Cell(label(r), subs=(accelerators,), tags=tags),
+        Cell(label(r), subs=(accelerators,), tags=tags, breakable=True),  # Standard_ND96isr_MI300X_v5 fits A4
         Cell(r["system"] or "none", note=system_call, breakable=True),
         Cell(fmt.minutes(r["time_to_train_minutes"]), sort=r["time_to_train_minutes"]),
         Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call, tags=price_tags(r),
@@ -285,9 +315,9 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering) -> Row
         Cell(fmt.times(r["speedup"]), sort=r["speedup"]),
         Cell("baseline" if r["is_baseline"] else fmt.usd_hour(r["price_to_beat_baseline"]), sort=r["price_to_beat_baseline"]),
         Cell("cheapest" if cheapest else fmt.usd_hour(r["price_to_beat_cheapest"]), sort=r["price_to_beat_cheapest"]),
-        *energy_cells(r, numbering, f"{r['system']}:{r['benchmark']}"),
+        *energy_cells(r, notes, f"{r['system']}:{r['benchmark']}", cited=True),
     ), classes=tuple(c for c, on in (("baseline", r["is_baseline"]), ("cheapest", cheapest),
-                                     ("no-result", cost is None)) if on),
+                                     ("no-result", cost is None), ("web-only", not printed)) if on),
         facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator"] or "–"))
         + labels.optional_facets(r))
 
@@ -302,29 +332,51 @@ def value_subs(r: dict) -> tuple[str, ...]:
     return (f"{per_dollar}\u00a0per\u00a0$",) + ((f"value\u00a0{fmt.times(value)}",) if value is not None else ())
 
 
-def system_footnote(r: dict, sources: Sources) -> str:
-    """The measured system behind an instance's time: its configuration, how it was scored, how close a match."""
+# A mapping derived from an instance with the same accelerators names that instance's row of mappings.csv
+# (ingest/tables.py): the note keeps the instance, its sources entry the file and line.
+MAPPING_LINE = re.compile(r" \(mappings\.csv line \d+\)")
+
+
+def without_file_line(note: str) -> str:
+    return MAPPING_LINE.sub("", note)
+
+
+def system_footnote(r: dict, sources: Sources) -> tuple[str, tuple[str, str, str]]:
+    """The measured system behind an instance's time, as a short note (its accelerators, how it was
+    scored, how close a match) and the sources appendix entry it cites (key, kind, text): the whole
+    systems JSON description with its software, and the file and line of the time and the throughput."""
     score = sources.scores.get((r["system"], r["benchmark"]))
+    info = sources.systems.get(r["system"])
+    measured_on = f" on {fmt.day(r['measured_on'])}" if r.get("measured_on") else ""
+    throughput = (throughput_note(r["samples_per_second"], r.get("throughput_source"), r.get("measured_on"),
+                                  r.get("throughput_line")) if r.get("throughput_origin") == "measured" else None)
     if r.get("time_origin") == MEASURED_BASIS:  # a workload of the team's own: no MLPerf in it
-        head = (f"{r['system']}:" if r.get("mapping_note") == OWN_MEASUREMENT
-                else system_note(r["system"], sources.systems.get(r["system"]), None, software_limit=SOFTWARE_LIMIT))
-        parts = [head, workload_note(r["samples_per_run"], r["samples_per_second"], r.get("throughput_source"),
-                                     r.get("measured_on"), r.get("throughput_line"))]
-        if r.get("mapping_note") and r["mapping_note"] != OWN_MEASUREMENT:
-            parts.append(f"Match: {r['mapping_note']}.")
-        return " ".join(parts)
-    parts = [system_note(r["system"], sources.systems.get(r["system"]), score.get("round") if score else None,
-                         software_limit=SOFTWARE_LIMIT)]
+        own = r.get("mapping_note") == OWN_MEASUREMENT
+        parts = [f"{r['system']}:" if own else system_note(r["system"], info, None, detail=False),
+                 f"time to train = {fmt.count(r['samples_per_run'])} samples per run (report.toml [workloads]) / "
+                 f"{fmt.count(r['samples_per_second'])} samples per second measured{measured_on}."]
+        if not own and r.get("mapping_note"):
+            parts.append(f"Match: {without_file_line(r['mapping_note'])}.")
+        source = " ".join(p for p in (None if own else system_note(r["system"], info, None), f"{throughput}.") if p)
+        return " ".join(parts), (f"throughput:{r['system']}:{r['benchmark']}", "throughput", source)
+    round_ = score.get("round") if score else None
+    parts = [system_note(r["system"], info, round_, detail=False)]
     if score and score.get("runs") is not None:
         parts.append(runs_note(score["runs"], score["dropped_runs"]))
-    elif score:
-        parts.append(f"time to train from {score['file']} line {score['line']} (MLPerf result summarizer).")
-    if r.get("throughput_origin") == "measured":
-        parts.append("Samples per dollar from " + throughput_note(
-            r["samples_per_second"], r.get("throughput_source"), r.get("measured_on"), r.get("throughput_line")) + ".")
+    if throughput:
+        parts.append(f"Samples per dollar from {fmt.count(r['samples_per_second'])} samples per second "
+                     f"measured{measured_on}.")
     if r.get("mapping_note"):
-        parts.append(f"Match: {r['mapping_note']}.")
-    return " ".join(parts)
+        parts.append(f"Match: {without_file_line(r['mapping_note'])}.")
+    source = [system_note(r["system"], info, round_)]
+    if score and score.get("file"):
+        source.append(f"time to train from {score['file']}" + (f" line {score['line']}" if score.get("line") else "")
+                      + (" (MLPerf result summarizer)." if score.get("runs") is None else "."))
+    if throughput:
+        source.append(f"Samples per second: {throughput}.")
+    if r.get("mapping_note") and MAPPING_LINE.search(r["mapping_note"]):  # the mapping's own row, for a derived one
+        source.append(f"Match: {r['mapping_note']}.")
+    return " ".join(parts), (f"system:{r['system']}:{r['benchmark']}", "measured system", " ".join(source))
 
 
 def _bar_kind(row: dict) -> str:
@@ -448,3 +500,37 @@ def history_figure(number: int, section: int, comparison: pl.DataFrame, sources:
                                   alt, until=sources.price_date, styles={k: sources.palette[k] for k in series}, tips=tips)
     return Figure(number, svg, alt, f"On-demand price history of the instances compared in section {section}{note}, "
                                     f"up to {fmt.day(sources.price_date)}.")
+
+
+@dataclass(frozen=True)
+class Paying:
+    """The appendix of every way of paying: per benchmark with more than on-demand prices, its heading
+    (linking back to the benchmark's section) and its pricing tables."""
+
+    heading: Heading
+    benchmarks: tuple[tuple[Heading, BenchmarkSection], ...]  # (its heading here, the benchmark's section)
+    notes: tuple[Note, ...]
+
+
+def paying_appendix(letter: str, sections: tuple[Section, ...], sources: Sources,
+                    numbering: Numbering) -> tuple[Paying, tuple[Section, ...]]:
+    """Cost to train under each pricing option and the commitment break-even, per benchmark, as an
+    appendix after the chapters (their numbers follow the reading order); the sections get their
+    benchmarks' tables back (BenchmarkSection.pricing) to name the cheapest option and link here."""
+    notes = numbering.chapter()
+    parts, done = [], []
+    for s in sections:
+        benchmarks = []
+        for b in s.benchmarks:
+            rows = sources.options.get((b.comparison_id, b.benchmark), [])
+            if any(r["pricing_option"] != "on_demand" for r in rows):
+                heading = Heading(f"{letter}.{len(parts) + 1}", f"{b.short}: {b.comparison}",
+                                  f"paying-{b.heading.anchor}", kind="appendix")
+                b = replace(b, pricing=pricing_tables(b.short, rows, sources.pricing, numbering, sources.price_lines),
+                            paying=heading)
+                parts.append((heading, b))
+            benchmarks.append(b)
+        done.append(replace(s, benchmarks=tuple(benchmarks)))
+    heading = Heading(letter, "Every way of paying", "paying", kind="appendix",
+                      children=tuple(h for h, _ in parts))
+    return Paying(heading, tuple(parts), tuple(notes)), tuple(done)

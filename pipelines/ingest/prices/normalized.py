@@ -43,6 +43,7 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_text
+from pipelines.ingest.names import not_one_of
 
 PROVIDERS = ("aws", "gcp", "azure")
 
@@ -224,7 +225,7 @@ def _normalized_row(path: Path, rel: str, line: int, cell: dict[str, str]) -> di
             raise InputError(path, f"{line} column {name}", "is empty")
     provider = cell["provider"].lower()
     if provider not in PROVIDERS:
-        raise InputError(path, f"{line} column provider", f"{cell['provider']!r} is not one of {', '.join(PROVIDERS)}")
+        raise InputError(path, f"{line} column provider", not_one_of(cell["provider"], PROVIDERS))
     currency = cell.get("currency", "USD") or "USD"
     if currency.upper() != "USD":
         raise InputError(path, f"{line} column currency", f"currency {currency!r} is not USD; convert explicitly first")
@@ -249,7 +250,7 @@ def _normalized_row(path: Path, rel: str, line: int, cell: dict[str, str]) -> di
 def _choice(path: Path, line: int, cell: dict[str, str], column: str, allowed: tuple) -> str | None:
     value = cell.get(column, "").lower()
     if value and value not in allowed:
-        raise InputError(path, f"{line} column {column}", f"{cell[column]!r} is not one of {', '.join(allowed)}")
+        raise InputError(path, f"{line} column {column}", not_one_of(cell[column], allowed))
     return value or None
 
 
