@@ -103,10 +103,10 @@ def generate(out: Path, factor: int = 100, comparisons: int | None = None) -> di
         provider, itype = instance_type(i)
         accel, mem, *_, cloud_model = ACCELERATORS[i % len(ACCELERATORS)]
         rows.append([provider, itype, accel, 8, mem, 96 if i % 2 else 64, 1152 if i % 2 else 768, "", cloud_model,
-                     "instance"])
+                     "instance", "", ""])
     _write_csv(out / "instances.csv", ["provider", "instance_type", "accelerator", "accelerator_count",
                                        "accelerator_memory_gb", "vcpus", "memory_gib", "notes", "accelerator_model",
-                                       "billing"], rows)
+                                       "billing", "fabric", "fabric_gbps_per_accelerator"], rows)
     shutil.copyfile(REPO / "raw" / "accelerators.csv", out / "accelerators.csv")  # the project's catalog
     counts["instances"] = len(rows)
 
