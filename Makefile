@@ -101,7 +101,7 @@ system-deps: ## Debian packages for the PDF and the browser tests (as root)
 # Both cores (pytest-xdist): each worker starts on its half of the tests in file order and takes the other's when
 # it runs out; the builds many tests read are made once for both (tests/shared_builds.py).
 test: venv-test system-deps ## install the test packages and run every test on both cores (slow)
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=25
 
 bench: venv-test ## the benchmarks of BENCHMARKS.md
 	$(BIN)/python -m bench
