@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.atlas_runner import SAMPLE, atlas_env, make_atlas, sample_required
-from tests.pipeline_runner import make_dirs, pin_price_date, run_pipeline, without_catalogs
+from tests.pipeline_runner import built_report, make_dirs, pin_price_date, run_pipeline, without_catalogs
 from tests.shared_builds import built_once, unchanged
 
 
@@ -22,15 +22,17 @@ def pytest_configure(config):
         raise pytest.UsageError(reason)
 
 
-def _bundled(tmp_path_factory, name: str, price_date: str | None = None, catalogs: bool = True):
+def _bundled(tmp_path_factory, name: str, price_date: str | None = None, catalogs: bool = True, pdf: bool = True):
     def build(folder: Path) -> None:
         dirs = make_dirs(folder)
         if not catalogs:
             without_catalogs(dirs.raw)
         if price_date:
             pin_price_date(dirs.raw, price_date)
-        result = run_pipeline(dirs)
+        result = run_pipeline(dirs, pdf=pdf)
         assert result.success, f"the bundled data{' at ' + price_date if price_date else ''} must build a report"
+        if not pdf:  # the report stays in the run's build folder: say which
+            (folder / "built").write_text(str(built_report(dirs, result).relative_to(folder)))
 
     folder = built_once(tmp_path_factory, name, build)
     yield make_dirs(folder, raw_source=None)
@@ -48,8 +50,16 @@ def bundled_run(tmp_path_factory):
 def bundled_2025_run(tmp_path_factory):
     """The bundled data at price date 2025-06-01 (report.toml's price_date): AWS's June 2025 P4/P5 cut
     is then what changed since the previous snapshot (Azure's 2025-05-16 table), and the options in
-    force are those of that date. The tests of that story and its figures read this run."""
-    yield from _bundled(tmp_path_factory, "bundled_2025", "2025-06-01")
+    force are those of that date. The tests of that story and its figures read this run's warehouse and
+    its report's HTML and data (bundled_2025_report), not printed: the PDF is the bundled_run's to test."""
+    yield from _bundled(tmp_path_factory, "bundled_2025", "2025-06-01", pdf=False)
+
+
+@pytest.fixture(scope="session")
+def bundled_2025_report(bundled_2025_run) -> Path:
+    """The folder of bundled_2025_run's report (report.html, data/), as its run built it."""
+    root = bundled_2025_run.raw.parent
+    return root / (root / "built").read_text()
 
 
 @pytest.fixture(scope="session")

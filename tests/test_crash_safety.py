@@ -4,8 +4,9 @@ The real command line (`python -m pipelines.cli report`) runs in a subprocess wi
 PIPELINE_KILL_AT fault point (pipelines/faults.py): the process kills itself with SIGKILL at that
 point, so no clean-up, `finally` or atexit code runs, as with the OOM killer.
 
-A report is first published from the bundled data (price date 2026-08-20). A new price snapshot
-(2026-09-01) is then added, and runs are killed one after another at points further and further
+A report is first published from a small data set of the tests' own (tests/small_raw.py, price date
+2024-06-01: what a kill leaves does not depend on the data's size, and each run takes seconds). A new
+price snapshot (2024-09-01) is then added, and runs are killed one after another at points further and further
 into the pipeline: during staging (inside the stg_prices transaction), during the marts (inside
 cost_to_train's), half-way through writing the PDF, after the build moved into .store/, after the
 dated link switched (latest not yet), and half-way through writing index.html. Each killed run
@@ -19,7 +20,7 @@ the next run from getting further. After every kill:
 A killed run also leaves its Dagster run STARTED with the duckdb_writer pool slot claimed in
 DAGSTER_HOME: the next command line must release it (cli.reap_killed_runs), or it would wait for
 that slot forever. So each next run must mark the killed one failed and remove its build folder.
-Finally a run with no kill succeeds, publishes 2026-09-01 as latest, lists both dates in
+Finally a run with no kill succeeds, publishes 2024-09-01 as latest, lists both dates in
 index.html, and removes what the killed runs left (temporary links and files).
 """
 
@@ -39,13 +40,14 @@ import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from tests.pipeline_runner import copy_run
+from tests.small_raw import write_small_raw
 
 REPO = Path(__file__).resolve().parents[1]
 NEW_SNAPSHOT = (
     "provider,region,instance_type,usd_per_hour,as_of,source\n"
-    "aws,us-east-1,p4d.24xlarge,19.5,2026-09-01,test snapshot for the crash-safety test\n"
+    "aws,us-east-1,big.8x,19.5,2024-09-01,test snapshot for the crash-safety test\n"
 )
+OLD, NEW = "2024-06-01", "2024-09-01"
 # (fault point, stage): stages "before" the marts commit keep the old marts
 KILL_POINTS = [
     ("table:stg_prices", "staging"),
@@ -131,19 +133,17 @@ def marts(warehouse: Path) -> dict[str, pl.DataFrame]:
         return {name: pl.DataFrame(conn.sql(f"select * from {name}")) for name in MARTS}
 
 
-def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(provider_files_run, tmp_path):
+def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(tmp_path):
     root = tmp_path
-    # raw/ without the catalogs (the new snapshot, 2026-09-01, is dated after the big three's files only), the
-    # warehouse and its caches: the first run lays out nothing
-    copy_run(provider_files_run, root, reports=False)
+    write_small_raw(root / "raw")
     first = cli(root)
     assert first.returncode == 0, first.stderr
     reports = root / "reports"
     old_view = reader_view(reports)
-    assert set(old_view) == {"index.html", "latest", "2026-08-20"}
+    assert set(old_view) == {"index.html", "latest", OLD}
     old_marts = marts(root / "warehouse" / "pipeline.duckdb")
 
-    (root / "raw" / "prices" / "on_demand_2026-09-01.csv").write_text(NEW_SNAPSHOT)
+    (root / "raw" / "prices" / f"on_demand_{NEW}.csv").write_text(NEW_SNAPSHOT)
     new_report: str | None = None
     killed: list[str] = []
     for point, stage in KILL_POINTS:
@@ -164,9 +164,9 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(provider_
         if stage != "publish" or point == "publish:stored":
             assert view == old_view, f"{point}: a reader sees a change"
         else:
-            new_report = new_report or view["2026-09-01"]
-            assert view["2026-09-01"] == new_report, point
-            assert view["2026-08-20"] == old_view["2026-08-20"], point
+            new_report = new_report or view[NEW]
+            assert view[NEW] == new_report, point
+            assert view[OLD] == old_view[OLD], point
 
         now = marts(root / "warehouse" / "pipeline.duckdb")  # the warehouse opens
         if stage == "staging":
@@ -177,7 +177,7 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(provider_
             # (marts committed before it, such as report_dates, already hold the new snapshot)
             for name in ("cost_to_train", "cost_changes"):
                 assert now[name].equals(old_marts[name]), f"{point}: mart {name} changed"
-            assert now["report_dates"]["price_date"].to_list()[0].isoformat() == "2026-09-01"
+            assert now["report_dates"]["price_date"].to_list()[0].isoformat() == NEW
 
     assert new_report is not None
     assert [p for p in reports.iterdir() if re.match(r"^\.index\.html\.\d+\.tmp$", p.name)], \
@@ -188,20 +188,20 @@ def test_killed_runs_leave_a_complete_report_and_the_next_run_succeeds(provider_
     runs = run_status(root)
     assert [runs[r] for r in killed] == ["FAILURE"] * len(KILL_POINTS) and list(runs.values()).count("SUCCESS") == 2
     view = reader_view(reports)
-    assert set(view) == {"index.html", "latest", "2026-08-20", "2026-09-01"}
-    assert view["latest"] == view["2026-09-01"] and view["2026-08-20"] == old_view["2026-08-20"]
+    assert set(view) == {"index.html", "latest", OLD, NEW}
+    assert view["latest"] == view[NEW] and view[OLD] == old_view[OLD]
     index = (reports / "index.html").read_text(encoding="utf-8")
-    assert "2026-09-01" in index and "2026-08-20" in index
+    assert NEW in index and OLD in index
     hidden = sorted(p.name for p in reports.iterdir() if p.name.startswith("."))
     assert hidden == [".build", ".publish.lock", ".store"], hidden
     assert not any((reports / ".build").iterdir())
-    live = {(reports / name).resolve() for name in ("2026-08-20", "2026-09-01")}
+    live = {(reports / name).resolve() for name in (OLD, NEW)}
     assert set((reports / ".store").iterdir()) == live
     after = marts(root / "warehouse" / "pipeline.duckdb")
-    assert after["report_dates"]["price_date"].to_list()[0].isoformat() == "2026-09-01"
-    p4d = after["price_changes"].filter(pl.col("instance_type") == "p4d.24xlarge").row(0, named=True)
-    assert (p4d["previous_usd_per_hour"], p4d["current_usd_per_hour"]) == (21.957642, 19.5)
-    assert p4d["change_pct"] == pytest.approx((19.5 / 21.957642 - 1) * 100, rel=1e-9)  # -11.19 %
+    assert after["report_dates"]["price_date"].to_list()[0].isoformat() == NEW
+    big = after["price_changes"].filter(pl.col("instance_type") == "big.8x").row(0, named=True)
+    assert (big["previous_usd_per_hour"], big["current_usd_per_hour"]) == (24.0, 19.5)
+    assert big["change_pct"] == pytest.approx(-18.75, rel=1e-9)  # 19.5 / 24 - 1
 
 
 def test_publish_collects_only_stale_builds_and_temporary_links(tmp_path):

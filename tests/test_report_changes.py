@@ -26,8 +26,8 @@ def _section(html: str) -> str:
     return html[html.index('<section id="changes"'):html.index("</section>", html.index('<section id="changes"'))]
 
 
-def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_2025_run):
-    html = (bundled_2025_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
+def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_2025_report):
+    html = (bundled_2025_report / "report.html").read_text(encoding="utf-8")
     section = _section(html)
     rows = [_text(r) for r in re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", section, re.S)]
     table = [r for r in rows if "$32.7726" in r]

@@ -2,7 +2,9 @@
 worked out by hand from raw/prices/ (the arithmetic is in the comments). Most figures are those of
 price date 2025-06-01 (report.toml's price_date pinned); the last test checks the default date's."""
 
+import re
 from html import unescape
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -11,14 +13,15 @@ RESNET_A100 = 28.770861111111106 / 60  # DGX A100 ResNet-50 v1.0: 0.479514 h
 RESNET_V100 = 71.27832222222223 / 60  # DGX-1 ResNet-50 v0.7: 1.187972 h
 
 
-def _resnet_a100_v100(dirs) -> pl.DataFrame:
-    frame = pl.read_csv(dirs.reports / "latest" / "data" / "cost_to_train.csv", try_parse_dates=True)
+def _resnet_a100_v100(folder: Path) -> pl.DataFrame:
+    """The ResNet-50 rows of 8x A100 vs 8x V100 in a report folder's cost_to_train.csv."""
+    frame = pl.read_csv(folder / "data" / "cost_to_train.csv", try_parse_dates=True)
     return frame.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet"))
 
 
 @pytest.fixture(scope="module")
-def cost(bundled_2025_run):
-    return _resnet_a100_v100(bundled_2025_run)
+def cost(bundled_2025_report):
+    return _resnet_a100_v100(bundled_2025_report)
 
 
 def option(cost, instance, name):
@@ -73,33 +76,46 @@ def test_spot_row_by_hand(cost):
 
 
 @pytest.fixture(scope="module")
-def report_text(bundled_2025_run):
-    from pypdf import PdfReader
-
-    pdf = " ".join(p.extract_text() for p in PdfReader(bundled_2025_run.reports / "latest" / "report.pdf").pages)
-    return pdf, unescape((bundled_2025_run.reports / "latest" / "report.html").read_text(encoding="utf-8"))
+def report_html(bundled_2025_report):
+    return unescape((bundled_2025_report / "report.html").read_text(encoding="utf-8"))
 
 
 def squashed(text):
     return " ".join(text.split())
 
 
-def test_pdf_and_html_show_the_options_and_the_break_even(report_text):
-    pdf, html = report_text
-    for text in (squashed(pdf), html):
-        assert "ResNet-50: cost to train under each pricing option" in text
-        assert "ResNet-50: when a commitment costs less than on demand" in text
-        # the cheapest of every option in 8x A100 vs 8x V100, ResNet-50: a2-highgpu-8g's 3-year CUD, $4.93
-        assert "the cheapest is GCP a2-highgpu-8g (3-year commitment) at $4.93" in text
-        # p3.16xlarge 1-year RI: 15.593721 / 24.48 = 63.7 % of the term, from 391.43 runs a month
-        assert "63.7% of the term" in text and "from 391 runs a month" in text
-        assert "must restart from its last checkpoint" in text
-        # A100/V100: 8 on-demand prices (7 dated 2022-02-08) and 7 option prices (the four 2019 RIs old); the
-        # current generation: 8 on-demand prices (2025-05-16 or 2025-06-01) and a3-highgpu-8g's spot and 1-
-        # and 3-year commitments (2025-06-01), none old: 11 of 26 at 2025-06-01
-        assert "price dates from 2019-04-05 to 2025-06-01; 11 of 26 prices older than 365 days" in text
+def test_html_shows_the_options_and_the_break_even(report_html):
+    html = report_html
+    assert "ResNet-50: cost to train under each pricing option" in html
+    assert "ResNet-50: when a commitment costs less than on demand" in html
+    # the cheapest of every option in 8x A100 vs 8x V100, ResNet-50: a2-highgpu-8g's 3-year CUD, $4.93
+    assert "the cheapest is GCP a2-highgpu-8g (3-year commitment) at $4.93" in html
+    # p3.16xlarge 1-year RI: 15.593721 / 24.48 = 63.7 % of the term, from 391.43 runs a month
+    assert "63.7% of the term" in html and "from 391 runs a month" in html
+    assert "must restart from its last checkpoint" in html
+    # A100/V100: 8 on-demand prices (7 dated 2022-02-08) and 7 option prices (the four 2019 RIs old); the
+    # current generation: 8 on-demand prices (2025-05-16 or 2025-06-01) and a3-highgpu-8g's spot and 1-
+    # and 3-year commitments (2025-06-01), none old: 11 of 26 at 2025-06-01
+    assert "price dates from 2019-04-05 to 2025-06-01; 11 of 26 prices older than 365 days" in html
     assert "options-table" in html and "break-even-table" in html
     assert ">stale<" in html
+
+
+def test_the_pdf_prints_the_options_and_the_break_even_of_its_html(bundled_run):
+    """The printed report (the bundled_run's: the PDF of the same template; the figures above are the 2025
+    run's HTML) says what its HTML says about the options, the cheapest of each and the break-even."""
+    from pypdf import PdfReader
+
+    folder = bundled_run.reports / "latest"
+    pdf = squashed(" ".join(p.extract_text() for p in PdfReader(folder / "report.pdf").pages))
+    html = squashed(re.sub(r"<[^>]+>", "", unescape((folder / "report.html").read_text(encoding="utf-8"))))
+    assert "ResNet-50: cost to train under each pricing option" in pdf
+    assert "ResNet-50: when a commitment costs less than on demand" in pdf
+    assert "must restart from its last checkpoint" in pdf
+    cheapest = re.findall(r"the cheapest is [^;$]*? at \$[\d,.]+\d", html)
+    assert cheapest and all(sentence in pdf for sentence in cheapest), [c for c in cheapest if c not in pdf]
+    terms = re.findall(r"\d+\.\d% of the term", html)
+    assert terms and all(term in pdf for term in terms)
 
 
 def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
@@ -108,7 +124,7 @@ def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
     are the 2026-09-24 AWS reservations and savings plans: p4d's cheapest 1-year commitment is the
     all-upfront standard RI at 12.993 USD/h, its cheapest 3-year one the all-upfront RI at 8.15906
     (raw/prices/reserved_2026-09-24.csv; the savings plans' 15.59 and 13.61 are dearer)."""
-    cost = _resnet_a100_v100(bundled_run)
+    cost = _resnet_a100_v100(bundled_run.reports / "latest")
     assert cost.filter(pl.col("instance_type") == "p4d.24xlarge")["pricing_option"].to_list() == [
         "on_demand", "spot", "commitment_1y", "commitment_3y"]
     assert option(cost, "p4d.24xlarge", "commitment_1y")["usd_per_hour"] == 12.993

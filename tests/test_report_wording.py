@@ -79,9 +79,9 @@ def _instance(row_text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def bundled_html(bundled_2025_run) -> str:
+def bundled_html(bundled_2025_report) -> str:
     """The bundled report at price date 2025-06-01, whose "Since" column tells AWS's June 2025 cut."""
-    return (bundled_2025_run.reports / "2025-06-01" / "report.html").read_text(encoding="utf-8")
+    return (bundled_2025_report / "report.html").read_text(encoding="utf-8")
 
 
 def test_tables_list_the_cheapest_first_and_no_result_last(bundled_html):

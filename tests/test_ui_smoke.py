@@ -23,7 +23,10 @@ import pytest
 
 from pipelines.config import INSTANCE_YAML
 from tests.atlas_runner import SAMPLE
-from tests.pipeline_runner import PROVIDER_FILES_PRICE_DATE, REPO, copy_run, make_dirs, pipeline_env, without_catalogs
+from tests.pipeline_runner import PROVIDER_FILES_PRICE_DATE, REPO, make_dirs, pipeline_env, without_catalogs
+from tests.small_raw import write_small_raw
+
+SMALL_PRICE_DATE = "2024-06-01"  # the newest price of tests/small_raw.py
 
 pytestmark = pytest.mark.slow
 
@@ -154,10 +157,22 @@ def test_make_starts_with_default_signal_handling_whatever_the_test_process_had(
 
 
 @pytest.fixture
-def dirs(provider_files_run, tmp_path):
-    """raw/ without the catalogs (the daemon test adds a snapshot dated after the big three's files) and that
-    report's chart and PDF caches (its first run serves them); no warehouse, no history."""
-    return copy_run(provider_files_run, tmp_path, reports=False, warehouse=False)
+def dirs(tmp_path):
+    """A small data set of the tests' own (tests/small_raw.py: two instances, one comparison, priced 2024-01-01
+    and 2024-06-01): what the UI serves and the daemon regenerates does not depend on the data's size, and its
+    report builds in seconds. No warehouse, no history."""
+    dirs = make_dirs(tmp_path, raw_source=None)
+    write_small_raw(dirs.raw)
+    return dirs
+
+
+@pytest.fixture
+def bundled_dirs(tmp_path):
+    """The bundled raw/ without the GPU clouds' catalogs (the MLPerf sample's accelerators are sold by the big
+    three's files only); no warehouse, no history."""
+    dirs = make_dirs(tmp_path)
+    without_catalogs(dirs.raw)
+    return dirs
 
 
 def expected_graph(dirs) -> tuple[dict[str, set[str]], set[str]]:
@@ -279,13 +294,12 @@ def wait_for_runs(port: int, count: int, timeout: float) -> list[dict]:
 def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
     """The daemon path for real: the sensor's first tick builds everything, checks show their
     results, a new price file starts one price-only run, and Ctrl-C stops it all."""
-    without_catalogs(dirs.raw)  # the new price file is dated after the bundled report's
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
         ui.wait_ready()
         (first,) = wait_for_runs(ui.port, 1, 300)
         assert first["status"] == "SUCCESS", ui.log.read_text()[-3000:]
-        assert (dirs.reports / PROVIDER_FILES_PRICE_DATE / "report.html").is_file()
+        assert (dirs.reports / SMALL_PRICE_DATE / "report.html").is_file()
         executions = {c["name"]: c["executionForLatestMaterialization"]
                       for n in graphql(ui.port, CHECK_RESULTS)["assetNodes"]
                       if n["assetChecksOrError"]["__typename"] == "AssetChecks"
@@ -293,9 +307,9 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         assert executions and all(e and e["status"] == "SUCCEEDED" and e["runId"] == first["runId"]
                                   for e in executions.values()), executions
 
-        (dirs.raw / "prices" / "on_demand_2026-09-01.csv").write_text(
+        (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
             "provider,region,instance_type,usd_per_hour,as_of,source\n"
-            "aws,us-east-1,p3.16xlarge,20.00,2026-09-01,test snapshot\n")
+            "aws,us-east-1,small.8x,18.00,2024-09-01,test snapshot\n")
         runs = wait_for_runs(ui.port, 2, 300)
         assert len(runs) == 2, runs
         second = runs[0]
@@ -304,8 +318,9 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         assert "stg_prices" in selected and "published_report" in selected
         assert not selected & {"stg_results", "stg_systems", "time_to_train", "stg_mlperf_scores"}
         assert {t["key"]: t["value"] for t in second["tags"]}["pipelines/raw_changed"] == "raw_prices"
-        assert (dirs.reports / "2026-09-01" / "report.html").is_file()
-        assert (dirs.reports / "latest").resolve() == (dirs.reports / "2026-09-01").resolve()
+        assert (dirs.reports / "2024-09-01" / "report.html").is_file()
+        assert (dirs.reports / "latest").resolve() == (dirs.reports / "2024-09-01").resolve()
+        assert "$18.0000" in (dirs.reports / "latest" / "report.html").read_text(encoding="utf-8")
 
         ui.stop("ctrl-c")
     except BaseException:
@@ -367,10 +382,11 @@ def graphql_vars(port: int, query: str, variables: dict) -> dict:
 
 
 @pytest.mark.skipif(not (SAMPLE / "training_results_v1.0").is_dir(), reason=f"MLPerf sample not found at {SAMPLE}")
-def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(dirs, tmp_path):
+def test_atlas_job_from_the_ui_gives_what_make_atlas_gives(bundled_dirs, tmp_path):
     """The atlas in the UI: group atlas, atlas_job, its assets downstream of the shared price-book
     and catalog staging assets; atlas_job launched through GraphQL (round v1.0) publishes the same
     atlas.csv and mlperf_scores.csv as `make atlas` on the same folder."""
+    dirs = bundled_dirs
     mlperf = tmp_path / "mlperf"
     mlperf.mkdir()
     (mlperf / "training_results_v1.0").symlink_to(SAMPLE / "training_results_v1.0")
