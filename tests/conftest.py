@@ -22,6 +22,25 @@ def pytest_configure(config):
         raise pytest.UsageError(reason)
 
 
+# The session builds, in the order the tests that read them run first
+SHARED_BUILDS = ("bundled_run", "provider_files_run", "bundled_2025_run", "sample_atlas_run")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests that read a shared build first, grouped by build, then the others in file order.
+
+    pytest-xdist's worksteal hands each worker a contiguous half of this list to start with: the first
+    worker builds what the first half reads (one build after another, each test after its build reading
+    it at once) while the second starts on tests that need no build, instead of waiting for the lock
+    of a build the first is making. When one runs out, it steals from the other.
+    """
+    def build(item) -> int:
+        used = [i for i, name in enumerate(SHARED_BUILDS) if name in getattr(item, "fixturenames", ())]
+        return min(used) if used else len(SHARED_BUILDS)
+
+    items[:] = sorted(items, key=build)  # a stable sort: file order within each group
+
+
 def _bundled(tmp_path_factory, name: str, price_date: str | None = None, catalogs: bool = True, pdf: bool = True):
     def build(folder: Path) -> None:
         dirs = make_dirs(folder)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ REBUILD = """
 import json, sys
 from pathlib import Path
 from pipelines.defs.report import REPORT_TABLES as MARTS
+from pipelines.publish.chart_cache import ChartCache
 from pipelines.publish.from_marts import report_context
 from pipelines.publish.pdf import lay_out, pdf_bytes
 from pipelines.publish.render import render_html
@@ -33,7 +35,8 @@ from pipelines.warehouse import connect, read_table
 
 with connect(Path(sys.argv[1]), read_only=True) as conn:
     tables = {name: read_table(conn, name) for name in MARTS}
-html = render_html(report_context(tables))
+charts = ChartCache(Path(sys.argv[4])) if len(sys.argv) > 4 else None
+html = render_html(report_context(tables, charts))
 out = Path(sys.argv[2])
 (out / "report.html").write_text(html, encoding="utf-8")
 laid = lay_out(html, breaks=tuple(json.loads(sys.argv[3])))
@@ -41,14 +44,15 @@ laid = lay_out(html, breaks=tuple(json.loads(sys.argv[3])))
 """
 
 
-def _rebuild(warehouse: Path, out: Path, epoch: str, breaks: tuple[str, ...] = ()) -> tuple[str, bytes]:
+def _rebuild(warehouse: Path, out: Path, epoch: str, breaks: tuple[str, ...] = (),
+             charts: Path | None = None) -> tuple[str, bytes]:
     """The report rebuilt from the warehouse in a fresh process; laid out from scratch, or from `breaks` (the rows
     the published layout moved to new pages: one layout instead of two, for a PDF that is not compared byte for
-    byte)."""
+    byte); its charts drawn, or served from the chart cache folder `charts`."""
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "SOURCE_DATE_EPOCH": epoch, "PYTHONHASHSEED": "random"}
-    subprocess.run([sys.executable, "-c", REBUILD, str(warehouse), str(out), json.dumps(list(breaks))], env=env,
-                   check=True, timeout=600)
+    subprocess.run([sys.executable, "-c", REBUILD, str(warehouse), str(out), json.dumps(list(breaks)),
+                    *([str(charts)] if charts else [])], env=env, check=True, timeout=600)
     return (out / "report.html").read_text(encoding="utf-8"), (out / "report.pdf").read_bytes()
 
 
@@ -78,8 +82,11 @@ def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
 
 def test_only_the_generation_date_follows_source_date_epoch(bundled_run, rebuilt, tmp_path):
     html, pdf = rebuilt
+    # the charts (no date on them) from a copy of the published report's chart cache; the rebuild above drew them
+    charts = shutil.copytree(bundled_run.warehouse.parent / f"{bundled_run.warehouse.stem}_charts" / "report",
+                             tmp_path / "charts")
     other_html, other_pdf = _rebuild(bundled_run.warehouse, tmp_path / "later", "1767225600",  # 2026-01-01
-                                     published_breaks(bundled_run))
+                                     published_breaks(bundled_run), charts)
     assert other_html != html
     assert "2025-11-29" in html and "2025-11-29" not in other_html and "2026-01-01" in other_html
     assert re.sub("2026-01-01", "2025-11-29", other_html) == html
