@@ -23,7 +23,8 @@ help:
 	@awk -F':.*## ' '/^[a-z][a-z-]*:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 	@echo
 	@echo 'settings (environment variables or make arguments): RAW_DIR, REPORTS_DIR, WAREHOUSE, DAGSTER_HOME,'
-	@echo '  MLPERF_DIR, ATLAS_ROUNDS_DIR, GCP_API_KEY, UI_HOST, UI_PORT, SOURCE_DATE_EPOCH, PYTHON (default python3.11)'
+	@echo '  MLPERF_DIR, ATLAS_ROUNDS_DIR, GCP_API_KEY, UI_HOST, UI_PORT, SOURCE_DATE_EPOCH, PYTHON (default python3.11),'
+	@echo '  FORCE=1 (make report builds even when up to date), TEST_WORKERS (make test; default cores + 1)'
 
 # ---- the virtual environment ----------------------------------------------------------------------
 # .venv is made by one interpreter for one set of pins: when either changes (another PYTHON, a new
@@ -100,8 +101,12 @@ system-deps: ## Debian packages for the PDF and the browser tests (as root)
 
 # Both cores (pytest-xdist): each worker starts on its half of the tests in file order and takes the other's when
 # it runs out; the builds many tests read are made once for both (tests/shared_builds.py).
-test: venv-test system-deps ## install the test packages and run every test on both cores (slow)
-	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=25
+# One pytest worker more than cores: the UI, browser and command-line tests spend much of their time waiting
+# (a sensor's tick, a subprocess, a shared build another worker is making), and the extra worker uses it.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+
+test: venv-test system-deps ## install the test packages and run every test on every core (a few minutes)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: venv-test ## the benchmarks of BENCHMARKS.md
 	$(BIN)/python -m bench

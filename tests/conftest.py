@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.atlas_runner import SAMPLE, atlas_env, make_atlas, sample_required
-from tests.pipeline_runner import built_report, make_dirs, pin_price_date, run_pipeline, without_catalogs
+from tests.pipeline_runner import built_report, make_dirs, pin_price_date, run_pipeline
 from tests.shared_builds import built_once, unchanged
 
 
@@ -23,16 +23,16 @@ def pytest_configure(config):
 
 
 # The session builds, in the order the tests that read them run first
-SHARED_BUILDS = ("bundled_run", "provider_files_run", "bundled_2025_run", "sample_atlas_run")
+SHARED_BUILDS = ("bundled_run", "bundled_2025_run", "sample_atlas_run")
 
 
 def pytest_collection_modifyitems(config, items):
     """The tests that read a shared build first, grouped by build, then the others in file order.
 
-    pytest-xdist's worksteal hands each worker a contiguous half of this list to start with: the first
-    worker builds what the first half reads (one build after another, each test after its build reading
-    it at once) while the second starts on tests that need no build, instead of waiting for the lock
-    of a build the first is making. When one runs out, it steals from the other.
+    pytest-xdist's worksteal hands each worker a contiguous slice of this list to start with: the first
+    worker builds what its slice reads (one build after another, each build's readers right after it)
+    while the others start on tests that need no build, instead of waiting for the lock of a build the
+    first is making. A worker that runs out steals from the others.
     """
     def build(item) -> int:
         used = [i for i, name in enumerate(SHARED_BUILDS) if name in getattr(item, "fixturenames", ())]
@@ -41,11 +41,9 @@ def pytest_collection_modifyitems(config, items):
     items[:] = sorted(items, key=build)  # a stable sort: file order within each group
 
 
-def _bundled(tmp_path_factory, name: str, price_date: str | None = None, catalogs: bool = True, pdf: bool = True):
+def _bundled(tmp_path_factory, name: str, price_date: str | None = None, pdf: bool = True):
     def build(folder: Path) -> None:
         dirs = make_dirs(folder)
-        if not catalogs:
-            without_catalogs(dirs.raw)
         if price_date:
             pin_price_date(dirs.raw, price_date)
         result = run_pipeline(dirs, pdf=pdf)
@@ -79,14 +77,6 @@ def bundled_2025_report(bundled_2025_run) -> Path:
     """The folder of bundled_2025_run's report (report.html, data/), as its run built it."""
     root = bundled_2025_run.raw.parent
     return root / (root / "built").read_text()
-
-
-@pytest.fixture(scope="session")
-def provider_files_run(tmp_path_factory):
-    """The bundled data without the GPU clouds' catalogs, built once (read-only): dated by the big three's newest
-    files (PROVIDER_FILES_PRICE_DATE), so a test can add a later snapshot of its own (none may be dated after
-    today, and the catalogs are dated the day they were read). Copy it (copy_run) to go on from it."""
-    yield from _bundled(tmp_path_factory, "bundled_provider_files", catalogs=False)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """End to end: a new price snapshot, one sensor tick, the requested run executed in process.
 
-Real pieces throughout: a copy of raw/, a DuckDB file, a Dagster instance on disk with the
+Real pieces throughout: a data set on disk (the tests' small one, tests/small_raw.py: what the sensor and
+automation request does not depend on the data's size), a DuckDB file, a Dagster instance on disk with the
 project's dagster.yaml, the real WeasyPrint PDF. The run executes exactly what the sensor asked
 for, as the daemon would (same job, same asset and check selection, same run key tag).
 """
@@ -16,11 +17,13 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import PROVIDER_FILES_PRICE_DATE, copy_run, pipeline_env
+from tests.pipeline_runner import make_dirs, pipeline_env
+from tests.small_raw import write_small_raw
 
 pytestmark = pytest.mark.slow
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+FIRST_DATE = "2024-06-01"  # the newest price of the small data set
 # (prices/ holds the GPU clouds' catalogs too, whose offers are instances: a price run rebuilds stg_instances
 # and the mappings derived from it)
 NOT_IN_A_PRICE_RUN = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
@@ -56,11 +59,11 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def world(provider_files_run, tmp_path):
-    """Each test's own: raw/ without the GPU clouds' catalogs (the test adds a snapshot dated after the big three's
-    files, and none may be dated after today) and that report's chart and PDF caches (its first run serves them),
-    an empty instance on disk with the project's dagster.yaml."""
-    dirs = copy_run(provider_files_run, tmp_path, reports=False, warehouse=False)
+def world(tmp_path):
+    """Each test's own: the small data set, no warehouse, an empty instance on disk with the project's
+    dagster.yaml."""
+    dirs = make_dirs(tmp_path, raw_source=None)
+    write_small_raw(dirs.raw)
     shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
@@ -74,13 +77,13 @@ def world(provider_files_run, tmp_path):
 def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     dirs, definitions, instance, settings = world
 
-    # 1. First tick on an empty instance: one run of everything; it publishes the bundled report (PROVIDER_FILES_PRICE_DATE).
+    # 1. First tick on an empty instance: one run of everything; it publishes the report of FIRST_DATE.
     first = tick(definitions, instance, settings, None)
     (request,) = first.run_requests
     initial = execute(definitions, instance, request)
     assert initial.success
     assert {"stg_results", "stg_prices", "time_to_train", "published_report"} <= materialized(initial)
-    before = tree_bytes(dirs.reports / PROVIDER_FILES_PRICE_DATE)
+    before = tree_bytes(dirs.reports / FIRST_DATE)
     assert "report.html" in before and "report.pdf" in before
     results_record = instance.fetch_materializations(dg.AssetKey("stg_results"), limit=1).records[0]
     automation = dg.evaluate_automation_conditions(defs=definitions, instance=instance)
@@ -88,10 +91,10 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     # 2. Nothing changed: no run.
     assert not tick(definitions, instance, settings, first.cursor).run_requests
 
-    # 3. A new snapshot: p3.16xlarge from 24.48 to 20.00 USD/h on 2026-09-01.
-    (dirs.raw / "prices" / "on_demand_2026-09-01.csv").write_text(
+    # 3. A new snapshot: the baseline small.8x from 20.00 to 18.00 USD/h on 2024-09-01.
+    (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\n"
-        "aws,us-east-1,p3.16xlarge,20.00,2026-09-01,AWS EC2 on-demand list price (test snapshot)\n")
+        "aws,us-east-1,small.8x,18.00,2024-09-01,list C (test snapshot)\n")
     changed = tick(definitions, instance, settings, first.cursor)
     (request,) = changed.run_requests
     assert tick(definitions, instance, settings, first.cursor).run_requests[0].run_key == request.run_key
@@ -111,9 +114,9 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert stg_prices.asset_materialization.tags["dagster/input_data_version/raw_prices"] == cursor_hash
 
     # a new dated report; the previous one byte for byte as it was; latest is the new one
-    new = dirs.reports / "2026-09-01"
+    new = dirs.reports / "2024-09-01"
     assert (new / "report.html").is_file() and (new / "report.pdf").is_file()
-    assert tree_bytes(dirs.reports / PROVIDER_FILES_PRICE_DATE) == before
+    assert tree_bytes(dirs.reports / FIRST_DATE) == before
     assert (dirs.reports / "latest").resolve() == new.resolve()
     # every report asset names the file it published (shown in the UI)
     for asset, published in (("report_html", new / "report.html"), ("report_pdf", new / "report.pdf"),
@@ -123,18 +126,19 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
         assert Path(meta["published_as" if asset != "published_report" else "path"].value) == published, asset
         assert published.exists(), asset
 
-    # figures by hand: the baseline p3.16xlarge (DGX-1, ResNet v0.7: 71.278322 min) at 20.00 USD/h
-    # = 71.27832222222223 / 60 * 20 = 23.7594 USD; p4d (21.957642 USD/h x 28.770861 min = 10.5290 USD)
-    # now saves 1 - 10.5290 / 23.7594 = 55.685 % (it saved 63.795 % against 24.48 USD/h).
+    # figures by hand (tests/small_raw.py): the baseline small.8x (System B, ResNet: 90.0 min) at 18.00 USD/h
+    # = 90 / 60 * 18 = 27.00 USD; big.8x (System A, 30.0 min at 24.00 USD/h = 12.00 USD) now saves
+    # 1 - 12 / 27 = 55.556 % (it saved 1 - 12 / 30 = 60 % against 20.00 USD/h).
     cost = pl.read_csv(new / "data" / "cost_to_train.csv")
-    a100 = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet"))
-    base = a100.filter(pl.col("instance_type") == "p3.16xlarge").row(0, named=True)
-    assert base["usd_per_hour"] == 20.0 and base["price_as_of"] == "2026-09-01"
-    assert base["cost_to_train_usd"] == pytest.approx(23.759440740740743)
-    p4d = a100.filter(pl.col("instance_type") == "p4d.24xlarge").row(0, named=True)
-    assert p4d["cost_to_train_usd"] == pytest.approx(10.529004471824997)
-    assert p4d["savings_pct"] == pytest.approx(55.684965034674725)
-    assert "$23.76" in (new / "report.html").read_text()
+    resnet = cost.filter((pl.col("comparison") == "one") & (pl.col("benchmark") == "resnet")
+                         & (pl.col("pricing_option") == "on_demand"))
+    base = resnet.filter(pl.col("instance_type") == "small.8x").row(0, named=True)
+    assert base["usd_per_hour"] == 18.0 and base["price_as_of"] == "2024-09-01"
+    assert base["cost_to_train_usd"] == pytest.approx(27.0)
+    big = resnet.filter(pl.col("instance_type") == "big.8x").row(0, named=True)
+    assert big["cost_to_train_usd"] == pytest.approx(12.0)
+    assert big["savings_pct"] == pytest.approx(100 * (1 - 12 / 27))
+    assert "$27.00" in (new / "report.html").read_text()
 
     # 4. The change is consumed: the next tick from the new cursor, and a tick that lost its cursor,
     #    start nothing (the staging materialization already read these bytes).
@@ -165,10 +169,10 @@ def test_automation_carries_a_partial_run_and_respects_blocking_checks(world):
     assert not requested & {"stg_prices", "stg_results", "stg_systems", "price_history"}
     cursor = result.cursor
 
-    # stg_prices rebuilt alone with the p4d price gone: the coverage check (blocking) fails, so
+    # stg_prices rebuilt alone with the baseline small.8x's price gone: the coverage check (blocking) fails, so
     # automation must not build report_dates or the report on it (eager() alone would)
     for f in (dirs.raw / "prices").glob("*.csv"):
-        f.write_text("\n".join(line for line in f.read_text().splitlines() if ",p4d.24xlarge," not in line) + "\n")
+        f.write_text("\n".join(line for line in f.read_text().splitlines() if ",small.8x," not in line) + "\n")
     bad = job.get_subset(asset_selection={dg.AssetKey("raw_prices"), dg.AssetKey("raw_instances"),
                                           dg.AssetKey("stg_prices")}, asset_check_selection=checks)
     run = bad.execute_in_process(instance=instance, run_config=QUIET, raise_on_error=False)
