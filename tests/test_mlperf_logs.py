@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_logs import TOKEN, _token_lines, parse_result_file
+from pipelines.ingest.mlperf.logs import TOKEN, _token_lines, parse_result_file
 from pipelines.ingest.mlperf_rules import benchmark_rule
 from tests import mlperf_fixtures as fx
 

@@ -27,8 +27,8 @@ from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.errors import InputError
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
-from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA, score_corpus
-from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION
+from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA, score_corpus
+from pipelines.ingest.mlperf.tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION
 
 MLPERF_ROUNDS = dg.DynamicPartitionsDefinition(name="mlperf_rounds")
 CORPUS = "mlperf_corpus"  # the observable source asset standing for MLPERF_DIR

@@ -23,7 +23,7 @@ import subprocess
 from pathlib import Path
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_corpus import round_dirs
+from pipelines.ingest.mlperf.corpus import round_dirs
 
 SCORED_PARTS = ("results", "systems")  # what scoring reads in each submitter folder
 

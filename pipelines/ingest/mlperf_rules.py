@@ -10,7 +10,7 @@ Read at run time from mlperf-logging (4.1.68):
 - the benchmarks of each round (``benchmark_meta.get_allowed_benchmarks``) and the result files
   each benchmark needs under the written rules (``get_result_file_counts``);
 - the quality targets: the ``ATLEAST_ONE_CHECK`` of the closed-division rules of the benchmark
-  (see mlperf_compliance; ``target.describe()`` gives it as text).
+  (see mlperf.compliance; ``target.describe()`` gives it as text).
 Written in the summarizer's code, so here: at most 1 failed run, 4 for unet3d, which is also how
 many times are dropped from each end of the sorted times; the folder alias ``mask`` = maskrcnn.
 """
@@ -26,9 +26,9 @@ import polars as pl
 from mlperf_logging.benchmark_meta import get_allowed_benchmarks, get_result_file_counts
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_compliance import RULES_PACKAGE, quality_target
+from pipelines.ingest.mlperf.compliance import RULES_PACKAGE, quality_target
 
-# How the parser derives samples trained (see mlperf_logs for the exact method):
+# How the parser derives samples trained (see mlperf.logs for the exact method):
 EPOCHS = "epochs"  # train_samples (the dataset size) x epoch_num of the eval that reached the target
 LOGGED = "logged_samples"  # train_samples logged after run_start (samples actually trained)
 LOGGED_OR_EVAL = "logged_samples_or_eval_epoch"  # as LOGGED, else eval epoch_num (counts samples)

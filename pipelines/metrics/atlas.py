@@ -18,7 +18,7 @@ Comparable: results of the same round, the same benchmark model (quirks.benchmar
 same division. Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are
 computed within (round, benchmark_model, division), closed before open: an open-division result
 may change the model or the training recipe, so it never outranks a closed one. An entry of
-unknown division (its systems JSON has none and its name does not say: mlperf_gaps) is priced but
+unknown division (its systems JSON has none and its name does not say: mlperf.gaps) is priced but
 ranked against neither division: its rank and tags are empty. The trend follows the closed
 division only. Across rounds, the quality target or the rules can change: the trend
 table says where.

@@ -1,7 +1,7 @@
 """Layout quirks of the published MLPerf Training result trees, and facts the logs get wrong.
 
 Every function here answers one question about a real tree without raising for bad content;
-mlperf_tree (lenient mode) turns the answers into rows that say why an entry has no score.
+mlperf.tree (lenient mode) turns the answers into rows that say why an entry has no score.
 
 Benchmarks whose name stayed while the model changed are kept apart by ``benchmark_model``:
 ``ssd`` is SSD-ResNet34 up to v1.1 and RetinaNet from v2.0 (renamed ``retinanet`` in v5.0, same
@@ -17,7 +17,7 @@ import json
 import re
 from pathlib import Path
 
-from pipelines.ingest.mlperf_logs import TOKEN
+from pipelines.ingest.mlperf.logs import TOKEN
 from pipelines.ingest.mlperf_rules import benchmark_name, round_key
 
 _RESULT_FILE = re.compile(r"^result_.*\.txt$")

@@ -1,11 +1,11 @@
 """Score a whole MLPerf Training corpus (training_results_v0.7 ... v5.1 side by side) for the atlas.
 
-The walker is mlperf_tree's, in lenient mode: layout problems are facts of life in the published
+The walker is mlperf.tree's, in lenient mode: layout problems are facts of life in the published
 trees, so every problem is recorded against the entry it concerns and the rest is scored. This
 module adds what a corpus needs: the rounds under a folder (or one round folder), the systems
 table, and processes that share the benchmark folders.
 
-Quirks of the published trees (mlperf_quirks): result files named with job ids count (the
+Quirks of the published trees (mlperf.quirks): result files named with job ids count (the
 official glob ``result_*.txt``); a benchmark folder misplaced inside another, result files
 directly in the system folder, or a folder not named after a benchmark are entries that say why
 the official summarizer does not score them (the benchmark is read from the logs'
@@ -32,11 +32,11 @@ from typing import Iterator
 import polars as pl
 
 from pipelines.errors import InputError
-from pipelines.ingest import mlperf_quirks as quirks
+from pipelines.ingest.mlperf import quirks
 from pipelines.ingest.mlperf_rules import RULES
-from pipelines.ingest.mlperf_tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
+from pipelines.ingest.mlperf.tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
                                          score_task, stored, submitter_dirs)
-from pipelines.ingest.mlperf_gaps import nodes_from_names
+from pipelines.ingest.mlperf.gaps import nodes_from_names
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, load_system_json, nodes_field, system_fields
 
 SYSTEMS_SCHEMA = ({"round": pl.Utf8, "folder": pl.Utf8} | SYSTEM_SCHEMA  # where it was found, what it says
@@ -90,7 +90,7 @@ def system_row(path: Path, round_: str, folder: str) -> dict:
 
 def _nodes(desc: dict, field: str | None) -> dict:
     """The node count, its accelerators and where the count comes from: the systems JSON's field
-    (named when it is not number_of_nodes), else the system's name (mlperf_gaps), else unknown."""
+    (named when it is not number_of_nodes), else the system's name (mlperf.gaps), else unknown."""
     if field is not None:
         return {"nodes_source": "systems JSON" if field == "number_of_nodes" else f"systems JSON {field!r}"}
     nodes = nodes_from_names(desc["system"], desc["system_name"])

@@ -51,7 +51,7 @@ node logs than the system has nodes) is scored as the official tool scores it an
 ``strict=True`` both raise InputError naming the file and line; the two known departures above
 are flagged, never raised.
 
-How the scoring walker (mlperf_tree.score_task) calls it, per benchmark folder with ``power/``,
+How the scoring walker (mlperf.tree.score_task) calls it, per benchmark folder with ``power/``,
 after the time score (the same runs, the same scaling.json factor; the systems JSON's nodes)::
 
     power = score_power(Path(task.path), runs, rule.max_failures, row["time_to_train_minutes"],
@@ -75,7 +75,7 @@ import polars as pl
 
 from pipelines.errors import InputError
 from pipelines.ingest.csv_table import read_bytes
-from pipelines.ingest.mlperf_compliance import TOKEN
+from pipelines.ingest.mlperf.compliance import TOKEN
 
 START, STOP = "power_measurement_start", "power_measurement_stop"
 READING, EFFICIENCY, ESTIMATE = "power_reading", "conversion_eff", "interconnect_power_est"
@@ -98,7 +98,7 @@ RUN_COLUMNS = {
 
 
 class ScoredRun(Protocol):
-    """What the walker knows of one result file (mlperf_logs.RunResult has these)."""
+    """What the walker knows of one result file (mlperf.logs.RunResult has these)."""
 
     path: str
     minutes: float | None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from pipelines.ingest.mlperf_compliance import TOKEN, LogLine
+from pipelines.ingest.mlperf.compliance import TOKEN, LogLine
 
 NOT_CONVERGED = 1e9  # what the official reader counts for a run that did not converge
 _SAMPLE_COUNT_BENCHMARKS = frozenset({"llama2_70b_lora", "flux1", "llama31_405b", "llama31_8b", "gpt_oss_20b",

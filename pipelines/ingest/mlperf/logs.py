@@ -10,7 +10,7 @@ and ``metadata`` makes the official tool raise (KeyError/TypeError) and stop on 
 submitter folder: such a run is reported with ``crash`` set.
 
 Verdict, as the official result summarizer (``_read_result_file``) gives it: a run counts when
-the compliance checker passes the log under the round's rules (mlperf_compliance: required keys,
+the compliance checker passes the log under the round's rules (mlperf.compliance: required keys,
 hyperparameter checks, quality target), and has a ``run_start`` and a ``run_stop``. Time to train
 = (run_stop - run_start) / 60 / 1000 minutes, with run_start and run_stop picked as the official
 tool picks them (it walks the lines and stops as soon as it has seen both: the first run_stop
@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipelines.errors import InputError
-from pipelines.ingest.mlperf_compliance import TOKEN, LogLine, OfficialCrash, check
-from pipelines.ingest.mlperf_convergence import FileReading, Unreadable, read_file
+from pipelines.ingest.mlperf.compliance import TOKEN, LogLine, OfficialCrash, check
+from pipelines.ingest.mlperf.convergence import FileReading, Unreadable, read_file
 from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
 
 _DECODER = json.JSONDecoder()
