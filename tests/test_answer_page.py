@@ -25,7 +25,8 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.metrics.pricing_options import option_label
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from tests.browser import SIDEWAYS, browser, open_offline
 from tests.pipeline_runner import BUNDLED_PRICE_DATE, BUNDLED_RAW
 

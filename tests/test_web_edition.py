@@ -19,7 +19,8 @@ import polars as pl
 import pytest
 
 from pipelines.config import REPO_ROOT
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from tests.browser import SIDEWAYS, browser, open_offline
 
 pytestmark = pytest.mark.slow
@@ -240,7 +241,7 @@ def test_index_leads_to_everything_published(bundled_run, sample_atlas_folder, t
     data files with every column explained; offline, accessible, in light and dark."""
     import shutil
 
-    from pipelines.columns import describe
+    from pipelines.domain.columns import describe
     from pipelines.publish.index_page import write_index
 
     reports = tmp_path / "reports"

@@ -16,7 +16,8 @@ import polars as pl
 from pipelines.ingest.mlperf_rules import round_key
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
-from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import charts, labels
 from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, Scoring, anchor, instances_label, model_name,
                                            round_chapter, scoring, target)
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache

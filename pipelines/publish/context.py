@@ -2,7 +2,7 @@
 
 Pure: frames in, a `Report` out, built in reading order so figures, tables and footnotes are
 numbered as they are read (pipelines/publish/numbering.py) and the HTML and the PDF agree.
-Numbers are formatted here once (pipelines/publish/numbers.py): the tables, the chart labels and
+Numbers are formatted here once (pipelines/domain/units.py): the tables, the chart labels and
 the summary show the same strings. The stages, each in its own module:
 
     report_answer    the answer page: the cheapest offers per comparison and benchmark, and their savings
@@ -20,7 +20,8 @@ import polars as pl
 
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering

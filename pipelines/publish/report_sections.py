@@ -10,7 +10,8 @@ from datetime import date
 import polars as pl
 
 from pipelines.metrics.price_changes import on_demand
-from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import charts, labels
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
