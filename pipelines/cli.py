@@ -121,7 +121,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
     from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
     from pipelines.defs.jobs import ATLAS_PUBLISH
     from pipelines.defs.resources import PipelineSettings
-    from pipelines.errors import InputError
+    from pipelines.domain.errors import InputError
     from pipelines.runs import execute, one_line, session
 
     started = time.perf_counter()

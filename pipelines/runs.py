@@ -90,7 +90,7 @@ def failure_reason(result) -> str:
 
 
 def _failure_reason(result) -> str:
-    from pipelines.errors import InputError
+    from pipelines.domain.errors import InputError
 
     for event in result.all_events:
         if event.event_type_value == "STEP_FAILURE":

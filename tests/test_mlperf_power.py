@@ -21,14 +21,14 @@ import pytest
 from mlperf_logging.compliance_checker.mlp_parser import parse_file
 from mlperf_logging.result_summarizer import result_summarizer as official
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.mlperf import quirks
 from pipelines.ingest.mlperf.power import (
     RUN_COLUMNS, SCORE_COLUMNS, node_energy, run_columns, score_columns, score_power, switch_energy,
 )
 from pipelines.ingest.mlperf.corpus import score_corpus
 from pipelines.ingest.mlperf.logs import parse_result_file
-from pipelines.ingest.mlperf_rules import benchmark_rule
+from pipelines.domain.mlperf import benchmark_rule
 from pipelines.ingest.mlperf.summarizer import scaling_factor, score_benchmark
 from pipelines.ingest.mlperf.tree import score_trees
 from tests.mlperf_fixtures import write_log

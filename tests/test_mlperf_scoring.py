@@ -6,8 +6,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_rules import benchmark_rule, normalize_round, official_ruleset
+from pipelines.domain.errors import InputError
+from pipelines.domain.mlperf import benchmark_rule, normalize_round, official_ruleset
 from pipelines.ingest.mlperf.summarizer import olympic_mean
 from pipelines.ingest.mlperf.tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
 from tests import mlperf_fixtures as fx

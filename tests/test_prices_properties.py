@@ -10,7 +10,7 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import MAX_USD_PER_HOUR, PRICE_SCHEMA, read_price_file, read_price_folder
 from pipelines.ingest.prices.normalized import PRICE_OPTION
 from tests.price_fixtures import (

@@ -22,7 +22,7 @@ from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, roun
 from pipelines.defs.automation import IN_FLIGHT, regeneration
 from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.resources import PipelineSettings
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 TAG_ROUND = "pipelines/mlperf_round"
 

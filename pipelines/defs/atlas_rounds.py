@@ -25,7 +25,7 @@ import dagster as dg
 
 from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
 from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA, score_corpus
 from pipelines.ingest.mlperf.tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION

@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 
 from pipelines.domain.columns import describe, formatted
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.warehouse import table_rows, to_polars
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 
 # More than this for one accelerator board is a typo (the largest boards today draw 1.4 kW).

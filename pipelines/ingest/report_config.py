@@ -56,9 +56,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
-from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
+from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
 from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.prices.normalized import OFFER_KINDS

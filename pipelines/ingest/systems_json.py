@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 # "CPUName" and "core_count" are template text left in real files (Google v0.7).
 PLACEHOLDERS = frozenset({"", "todo", "tbd", "n/a", "na", "none", "null", "unknown", "-", "?", "cpuname", "core_count"})

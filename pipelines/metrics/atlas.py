@@ -14,7 +14,7 @@ accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
     USD per accelerator-hour = cost to train / accelerator-hours   (above P / c when the last
                               instance is not full: idle accelerators are paid for too)
 
-Comparable: results of the same round, the same benchmark model (quirks.benchmark_model) and the
+Comparable: results of the same round, the same benchmark model (domain.mlperf.benchmark_model) and the
 same division. Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are
 computed within (round, benchmark_model, division), closed before open: an open-division result
 may change the model or the training recipe, so it never outranks a closed one. An entry of
@@ -40,8 +40,8 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_rules import round_order
+from pipelines.domain.errors import InputError
+from pipelines.domain.rounds import round_order
 from pipelines.metrics.cost import pareto_front
 from pipelines.metrics.energy import MEASURED, energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force

@@ -13,7 +13,7 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.ingest.mlperf_rules import round_key
+from pipelines.domain.rounds import round_key
 from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
 from pipelines.metrics.price_changes import on_demand, prices_in_force
 from pipelines.domain import units as fmt

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipelines.ingest.mlperf.quirks import MODEL_NAMES
-from pipelines.ingest.mlperf_rules import RULES
+from pipelines.domain.mlperf import MODEL_NAMES
+from pipelines.domain.mlperf import RULES
 from pipelines.metrics.atlas import DIVISION_ORDER
 from pipelines.metrics.pricing_options import option_label
 from pipelines.domain import units as fmt

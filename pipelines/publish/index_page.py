@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipelines.domain.columns import DATA_FILES, describe
 from pipelines.config import TEMPLATES_DIR
-from pipelines.ingest.mlperf_rules import round_key
+from pipelines.domain.rounds import round_key
 from pipelines.publish.render import STYLESHEET, environment
 from pipelines.publish.store import published_dates, write_atomic
 

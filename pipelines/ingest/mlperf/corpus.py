@@ -24,16 +24,16 @@ memory does not grow with the number or the size of the logs.
 from __future__ import annotations
 
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Iterator
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.mlperf import quirks
-from pipelines.ingest.mlperf_rules import RULES
+from pipelines.domain.mlperf import RULES
+from pipelines.domain.rounds import folder_round, partition_key
 from pipelines.ingest.mlperf.tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
                                          score_task, stored, submitter_dirs)
 from pipelines.ingest.mlperf.gaps import nodes_from_names
@@ -43,7 +43,6 @@ SYSTEMS_SCHEMA = ({"round": pl.Utf8, "folder": pl.Utf8} | SYSTEM_SCHEMA  # where
                   | {"status_class": pl.Utf8, "problem": pl.Utf8}  # how the summarizer classes it; why unusable
                   | {"nodes_source": pl.Utf8})  # where number_of_nodes comes from (None: unknown)
 
-_ROUND_DIR = re.compile(r"^training_results_(v\d+\.\d+)$")
 
 
 def round_dirs(mlperf_dir: Path) -> list[tuple[Path, str | None]]:
@@ -51,14 +50,14 @@ def round_dirs(mlperf_dir: Path) -> list[tuple[Path, str | None]]:
     mlperf_dir = Path(mlperf_dir)
     if not mlperf_dir.is_dir():
         raise InputError(mlperf_dir, None, "MLPerf folder not found")
-    candidates = [mlperf_dir] if _ROUND_DIR.match(mlperf_dir.name) else sorted(
-        (p for p in mlperf_dir.iterdir() if p.is_dir() and _ROUND_DIR.match(p.name)), key=quirks.natural_key)
+    candidates = [mlperf_dir] if folder_round(mlperf_dir.name) else sorted(
+        (p for p in mlperf_dir.iterdir() if p.is_dir() and folder_round(p.name)), key=quirks.natural_key)
     if not candidates:
         raise InputError(mlperf_dir, None, "no training_results_vX.Y folder in it (clone the MLCommons "
                                            "training results repositories into one folder)")
     found = []
     for path in candidates:
-        round_ = _ROUND_DIR.match(path.name).group(1)  # type: ignore[union-attr]
+        round_ = folder_round(path.name)
         found.append((path, round_ if round_ in RULES else None))
     return found
 
@@ -127,7 +126,7 @@ def score_corpus(mlperf_dir: Path, workers: int | None = None, keep_runs: bool =
     for round_dir, round_ in round_dirs(mlperf_dir):
         if round_ is None:
             score_rows.append({name: None for name in SCORES_SCHEMA} | {
-                "round": round_dir.name.removeprefix("training_results_"), "folder": round_dir.name,
+                "round": partition_key(round_dir.name), "folder": round_dir.name,
                 "reason": f"MLPerf Training round not supported (known: {', '.join(RULES)})"})
             continue
         tasks += find_tasks(round_dir, round_)

@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.mlperf.logs import RunResult, read_log
-from pipelines.ingest.mlperf_rules import BenchmarkRule
+from pipelines.domain.mlperf import BenchmarkRule
 from pipelines.ingest.systems_json import PLACEHOLDERS
 
 # The summarizer's table columns, in its order: (fields of the systems JSON it needs, how it

@@ -46,20 +46,20 @@ Files are parsed one at a time; only small rows are kept, so memory stays flat.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.mlperf import quirks
 from pipelines.ingest.mlperf.convergence import folder_convergence
 from pipelines.ingest.mlperf.logs import RunResult, parse_result_file
 from pipelines.ingest.mlperf.power import RUN_COLUMNS, SCORE_COLUMNS, has_power, run_columns, score_columns, score_power
-from pipelines.ingest.mlperf_rules import (BenchmarkRule, benchmark_name, benchmark_rule, normalize_round,
-                                           training_samples)
+from pipelines.domain.mlperf import (BenchmarkRule, benchmark_model, benchmark_name, benchmark_rule, normalize_round,
+                                     training_samples)
+from pipelines.domain.rounds import folder_round
 from pipelines.ingest.mlperf.gaps import division_from_names
 from pipelines.ingest.mlperf.summarizer import (OfficialSystem, official_system, power_crash, scaling_factor,
                                                 score_benchmark)
@@ -79,7 +79,6 @@ SCORES_SCHEMA = {
     "global_batch_size": pl.Int64, "summarizer_samples_to_converge": pl.Float64, "samples_to_converge": pl.Float64,
 } | SCORE_COLUMNS  # measured energy per training run (mlperf.power), null without power logs
 
-_ROUND_FOLDER = re.compile(r"^training_results_(v\d+\.\d+)$")
 _NOT_READ = "the official summarizer does not read this folder"
 OFFICIAL, RULES = "official", "rules"  # score_basis: the official tool's answer, or the rules where it stops
 
@@ -120,7 +119,7 @@ BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = 
 
 def _convergence(task: Task, rule: BenchmarkRule, runs: list[RunResult]) -> dict:
     """Global batch size and samples to converge as the official summarizer's detailed CSV gives them
-    (mlperf.convergence), and the latter in training samples (mlperf_rules.training_samples)."""
+    (mlperf.convergence), and the latter in training samples (domain.mlperf.training_samples)."""
     # a folder the tool does not read, or a division not spelled "closed": neither
     division = task.division if task.official_reads and task.rcp_columns else None
     found = folder_convergence([run.convergence for run in runs], rule.ruleset, division)
@@ -134,9 +133,9 @@ def round_of(root: Path, explicit: str | None) -> str:
     if explicit is not None:
         return normalize_round(explicit, root)
     for folder in (root, root.parent):
-        match = _ROUND_FOLDER.match(folder.name)
-        if match:
-            return normalize_round(match.group(1), root)
+        found = folder_round(folder.name)
+        if found:
+            return normalize_round(found, root)
     raise InputError(root, None, "cannot tell the MLPerf round: name the folder "
                                  "training_results_vX.Y or pass round explicitly")
 
@@ -218,7 +217,7 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
         return row | _official_answer(task, None, [], strict) | {"reason": problem}, []
     rule = benchmark_rule(task.round, benchmark)
     runs = [_parse(file, rule, strict) for file in files]
-    row |= {"benchmark": rule.benchmark, "benchmark_model": quirks.benchmark_model(task.round, rule.benchmark),
+    row |= {"benchmark": rule.benchmark, "benchmark_model": benchmark_model(task.round, rule.benchmark),
             "dropped_runs": sum(1 for run in runs if not run.scored)}
     for facts in BENCHMARK_FACTS:
         row |= facts(rule, runs)

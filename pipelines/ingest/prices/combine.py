@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 from pipelines.ingest.prices.normalized import PRICE_OPTION
 

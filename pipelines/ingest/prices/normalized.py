@@ -41,7 +41,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.names import not_one_of
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp, skypilot
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.instances import check_instances
