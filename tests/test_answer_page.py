@@ -24,7 +24,7 @@ import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from pipelines.metrics.pricing_options import option_label
+from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import labels
 from tests.browser import SIDEWAYS, browser, open_offline

@@ -20,7 +20,8 @@ from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA
 from pipelines.ingest.corpus_rounds import corpus_rounds
 from pipelines.ingest.mlperf.tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, stored
 from pipelines.metrics import atlas as metrics
-from pipelines.metrics.price_changes import offered, on_demand, prices_in_force
+from pipelines.domain.pricing import on_demand
+from pipelines.metrics.price_changes import offered, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 

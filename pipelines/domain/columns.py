@@ -35,6 +35,16 @@ FORMATS = {
     "kg_co2e": units.kg_co2e,
 }
 
+# Values some columns take, named once for the metrics that write them and the documents that show them.
+# samples_per_dollar_basis: which formula gave a row's samples per dollar (metrics/cost.py)
+MEASURED_BASIS = "measured throughput"
+CONVERGENCE_BASIS = "samples to converge / cost"
+LOGGED_BASIS = "MLPerf log throughput"
+OWN_MEASUREMENT = "measured on the instance itself"  # the note of a throughput row measured on the instance
+# energy_basis: where a run's energy comes from (metrics/energy.py)
+MEASURED = "measured"
+ESTIMATE = "estimate (board power)"
+
 COLUMNS: dict[str, Column] = {
     # what is compared
     "comparison": Column("id of the comparison in report.toml"),

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import polars as pl
 from mlperf_logging.benchmark_meta import get_allowed_benchmarks, get_result_file_counts
 
 from pipelines.domain.errors import InputError
@@ -109,6 +110,9 @@ RULES: dict[str, dict[str, BenchmarkRule]] = _build()
 
 # Every benchmark name of every round: the names a report, a mapping or a throughput row may use.
 MLPERF_BENCHMARKS: tuple[str, ...] = tuple(sorted({b for rules in RULES.values() for b in rules}))
+
+# closed first wherever divisions are listed
+DIVISION_ORDER = pl.col("division").replace_strict({"closed": 0, "open": 1}, default=2, return_dtype=pl.Int8)
 
 # Folder names the official summarizer maps to benchmark names.
 BENCHMARK_ALIASES = {"mask": "maskrcnn"}

@@ -40,16 +40,17 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.domain.columns import MEASURED
 from pipelines.domain.errors import InputError
+from pipelines.domain.mlperf import DIVISION_ORDER
+from pipelines.domain.pricing import OPTION_PRICE_COLUMNS, on_demand
 from pipelines.domain.rounds import round_order
 from pipelines.metrics.cost import pareto_front
-from pipelines.metrics.energy import MEASURED, energy_and_emissions
+from pipelines.metrics.energy import energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force
 from pipelines.metrics.pricing_options import choose_options
 
 GROUP = ["round", "benchmark_model", "division"]
-# closed first wherever divisions are listed
-DIVISION_ORDER = pl.col("division").replace_strict({"closed": 0, "open": 1}, default=2, return_dtype=pl.Int8)
 
 # Submitters that are the cloud provider itself (a cloud result of theirs ran on that cloud).
 _PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
@@ -270,8 +271,6 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
 
 
 # ---- every way people pay -------------------------------------------------------------------------
-OPTION_PRICE_COLUMNS = ["pricing_option", "pricing_model", "term_years", "payment_option", "offering_class",
-                        "upfront_usd", "recurring_usd_per_hour"]
 
 
 def atlas_option_prices(prices: pl.DataFrame, chosen_regions: pl.DataFrame, price_date: date,
@@ -326,3 +325,11 @@ def with_cheapest_option(ranked: pl.DataFrame, options: pl.DataFrame) -> pl.Data
     best = (candidates.sort("cheapest_option_cost_usd", "_order")
             .group_by(key, maintain_order=True).first().drop("_order"))
     return ranked.join(best, on=key, how="left")
+
+
+def instance_prices(instances: pl.DataFrame, prices: pl.DataFrame, price_date: date) -> pl.DataFrame:
+    """Every cloud instance of the atlas (atlas_instances) with its on-demand price in force on the price
+    date (null where it has none), in the order the atlas's instances appendix lists them."""
+    in_force = prices_in_force(on_demand(prices), price_date)
+    return instances.join(in_force, on=["provider", "instance_type"], how="left").sort(
+        "accelerator_model", "provider", "instance_type", "region", nulls_last=True)

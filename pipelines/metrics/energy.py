@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipelines.domain.columns import ESTIMATE, MEASURED
 from pipelines.metrics.cost import instance_reference
 
-MEASURED = "measured"
-ESTIMATE = "estimate (board power)"
 LOCATION_BASED = "location-based"
 
 

@@ -7,10 +7,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipelines.domain.mlperf import MODEL_NAMES
-from pipelines.domain.mlperf import RULES
-from pipelines.metrics.atlas import DIVISION_ORDER
-from pipelines.metrics.pricing_options import option_label
+from pipelines.domain.mlperf import DIVISION_ORDER, MODEL_NAMES, RULES
+from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache

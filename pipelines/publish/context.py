@@ -18,8 +18,7 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
-from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
+from pipelines.domain.pricing import DEFAULT_STALE_AFTER_DAYS, HOURS_PER_MONTH, option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import labels
 from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
@@ -175,3 +174,18 @@ def front(settings: dict, dates: dict, generated_on: date, sections: tuple[Secti
         colophon=" · ".join(p for p in (title, f"prices as of {price_date}", f"generated {fmt.day(generated_on)}",
                                         author) if p),
     )
+
+
+def age_spread(frame: pl.DataFrame, as_of: str = "price_as_of") -> dict:
+    """The oldest and newest price date of `frame` and how many distinct prices are stale (the summary's line).
+
+    Counts each (provider, region, instance_type, pricing_option) price once however many rows show it."""
+    priced = frame.filter(pl.col(as_of).is_not_null())
+    key = [c for c in ("provider", "region", "instance_type", "pricing_option") if c in priced.columns]
+    prices = priced.unique(subset=key + [as_of])
+    return {
+        "oldest": prices[as_of].min() if prices.height else None,
+        "newest": prices[as_of].max() if prices.height else None,
+        "prices": prices.height,
+        "stale": int(prices["stale"].sum()) if prices.height else 0,
+    }

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipelines.metrics.pricing_options import option_label
+from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
 from pipelines.publish.records import Cell, Column, Figure, Heading, Row, Table, chart_id

@@ -8,7 +8,7 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.metrics.price_changes import KEY
+from pipelines.domain.pricing import KEY
 from pipelines.domain import units as fmt
 from pipelines.publish import labels
 from pipelines.publish.labels import instance_of as _label
