@@ -16,7 +16,7 @@ import pytest
 
 from pipelines.domain.columns import COLUMNS, FORMATS, TABLE_COLUMNS, describe, formatted
 from pipelines.defs.metadata import _markdown, table_metadata
-from pipelines.defs.report import EXPORTS
+from pipelines.defs.report.documents import EXPORTS
 
 from pipelines.publish.exports import ATLAS_FILES  # the atlas's data files and the tables they hold
 

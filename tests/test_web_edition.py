@@ -208,7 +208,7 @@ def test_atlas_offline_accessible_and_screenshots(atlas, tmp_path):
 
 def test_atlas_every_pair_with_twelve_thousand_rows(atlas, sample_atlas_folder, tmp_path):
     """The whole corpus has 10,000+ pairs: the table draws a page of them, and its filters count them all."""
-    from pipelines.defs.atlas_marts import ATLAS_TABLES
+    from pipelines.defs.atlas.marts import ATLAS_TABLES
     from pipelines.metrics.atlas import instance_prices
     from pipelines.publish.atlas_context import build_context, pairs_table
     from pipelines.publish.render import render_html
@@ -282,7 +282,7 @@ def test_the_runtime_is_read_from_itables_without_importing_it_or_pandas():
 def test_print_only_pages_go_without_the_runtime_and_print_the_same(sample_atlas_folder):
     """The atlas's digest pages are only ever printed: they carry neither the web runtime (0.7 MB) nor its
     screen styles, and WeasyPrint makes the same PDF of them as of the page with both."""
-    from pipelines.defs.atlas_marts import ATLAS_TABLES
+    from pipelines.defs.atlas.marts import ATLAS_TABLES
     from pipelines.metrics.atlas import instance_prices
     from pipelines.publish.atlas_context import build_context, instances_document
     from pipelines.publish.atlas_rounds import DIGEST

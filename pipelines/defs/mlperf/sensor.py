@@ -18,7 +18,7 @@
 
 import dagster as dg
 
-from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rounds_to_score
+from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rounds_to_score
 from pipelines.defs.automation import IN_FLIGHT, regeneration
 from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.resources import PipelineSettings

@@ -4,9 +4,9 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
-from pipelines.defs.atlas_marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
+from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
                                        stale_after_days)
-from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
+from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.metadata import layout_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.atlas import instance_prices

@@ -11,8 +11,8 @@ import dagster as dg
 import polars as pl
 
 from pipelines.config import Paths
-from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
-from pipelines.defs.marts import report_settings
+from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
+from pipelines.defs.report.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import NORMALIZED_COLUMNS, catalog_rows, normalized_systems
