@@ -45,7 +45,7 @@ from pipelines.domain.errors import InputError
 from pipelines.domain.mlperf import DIVISION_ORDER
 from pipelines.domain.pricing import OPTION_PRICE_COLUMNS, on_demand
 from pipelines.domain.rounds import round_order
-from pipelines.metrics.cost import pareto_front
+from pipelines.metrics.cost import hours_to_train, pareto_front, run_cost
 from pipelines.metrics.energy import energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force
 from pipelines.metrics.pricing_options import choose_options
@@ -150,7 +150,7 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
                       (pl.col("offer_kind") if "offer_kind" in prices.columns else pl.lit("list")).alias("offer_kind")),
         on=["provider", "instance_type"], how="inner",
     )
-    hours = pl.col("time_to_train_minutes") / 60.0
+    hours = hours_to_train()
     needed = (pl.col("accelerators_total") + pl.col("instance_accelerators") - 1) // pl.col("instance_accelerators")
     basis = measured_on(pl.col("submitter"), pl.col("status_class"))
     return (
@@ -158,7 +158,7 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
         .join(offer, on="cloud_model", how="inner")
         .with_columns(needed.cast(pl.Int64).alias("instances_needed"))
         .with_columns(
-            (pl.col("instances_needed") * pl.col("usd_per_hour") * hours).alias("cost_to_train_usd"),
+            run_cost(pl.col("instances_needed") * pl.col("usd_per_hour")).alias("cost_to_train_usd"),
             (pl.col("accelerators_total") * hours).alias("accelerator_hours"),
             (pl.col("instances_needed") * pl.col("instance_accelerators") - pl.col("accelerators_total"))
             .alias("idle_accelerators"),
@@ -293,7 +293,6 @@ def option_costs(ranked: pl.DataFrame, option_prices: pl.DataFrame) -> pl.DataFr
     """Every priced pair under every other pricing option its instance has: the same instances needed
     and time, at that option's effective rate (cost = instances needed x rate x hours). A commitment's
     rate assumes the instances are committed anyway; the report's break-even says when that pays."""
-    hours = pl.col("time_to_train_minutes") / 60.0
     priced = option_prices.select(
         "provider", "instance_type", *OPTION_PRICE_COLUMNS, "option_position", pl.col("usd_per_hour").alias("_rate"),
         pl.col("as_of").alias("_as_of"), pl.col("certainty").alias("_certainty"), pl.col("source").alias("_source"))
@@ -302,7 +301,7 @@ def option_costs(ranked: pl.DataFrame, option_prices: pl.DataFrame) -> pl.DataFr
         .with_columns(
             pl.col("_rate").alias("usd_per_hour"), pl.col("_as_of").alias("price_as_of"),
             pl.col("_certainty").alias("price_certainty"), pl.col("_source").alias("price_source"),
-            (pl.col("instances_needed") * pl.col("_rate") * hours).alias("cost_to_train_usd"))
+            run_cost(pl.col("instances_needed") * pl.col("_rate")).alias("cost_to_train_usd"))
         .with_columns((pl.col("cost_to_train_usd") / pl.col("accelerator_hours")).alias("usd_per_accelerator_hour"))
         .drop("_rate", "_as_of", "_certainty", "_source")
     )

@@ -53,6 +53,17 @@ WORKLOAD_SCHEMA = {"benchmark": pl.Utf8, "workload_title": pl.Utf8, "workload_de
                    "workload_samples": pl.Float64, "runs_per_month": pl.Int64}
 
 
+def hours_to_train() -> pl.Expr:
+    """A row's time to train in hours (time_to_train_minutes / 60)."""
+    return pl.col("time_to_train_minutes") / 60.0
+
+
+def run_cost(usd_per_hour: pl.Expr) -> pl.Expr:
+    """The cost kernel, one home for the report and the atlas: a training run's cost at an hourly rate
+    (the rate of everything the run occupies), rate x time to train in hours."""
+    return usd_per_hour * hours_to_train()
+
+
 def workload_frame(workloads: list[dict]) -> pl.DataFrame:
     """report.toml's workloads (stg_report_settings.workloads) as one row per workload name."""
     return pl.DataFrame([{"benchmark": w["name"], "workload_title": w["title"],
@@ -166,8 +177,8 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
     )
     group = ["comparison", "benchmark", "pricing_option"]
     instance = ["comparison", "benchmark", "provider", "region", "instance_type"]
-    hours = pl.col("time_to_train_minutes") / 60.0
-    cost = pl.col("usd_per_hour") * hours
+    hours = hours_to_train()
+    cost = run_cost(pl.col("usd_per_hour"))
     per_run = pl.col("samples_per_run") / cost
     per_throughput = pl.col("samples_per_second") * 3600.0 / pl.col("usd_per_hour")
     measured = pl.col("throughput_origin") == "measured"
