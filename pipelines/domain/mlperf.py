@@ -33,7 +33,7 @@ from pipelines.domain.errors import InputError
 from pipelines.domain.rounds import round_key, round_name
 from pipelines.domain.rule_files import RULES_PACKAGE, quality_target
 
-# How the parser derives samples trained (see mlperf.logs for the exact method):
+# How the parser derives samples trained (see ingest/mlperf/logs.py for the exact method):
 EPOCHS = "epochs"  # train_samples (the dataset size) x epoch_num of the eval that reached the target
 LOGGED = "logged_samples"  # train_samples logged after run_start (samples actually trained)
 LOGGED_OR_EVAL = "logged_samples_or_eval_epoch"  # as LOGGED, else eval epoch_num (counts samples)
