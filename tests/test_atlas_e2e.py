@@ -6,6 +6,8 @@ checked by hand."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -14,7 +16,7 @@ from pypdf import PdfReader
 
 from pipelines.publish.pdf import TemplatesOnlyFetcher
 from tests.atlas_fixtures import quirk_corpus, resnet_logs, system, write_logs
-from tests.atlas_runner import REPO, SOURCE_DATE_EPOCH, atlas_env, make_atlas, moved_env, needs_sample
+from tests.atlas_runner import REPO, SAMPLE, SOURCE_DATE_EPOCH, atlas_env, make_atlas, moved_env, needs_sample
 from tests.mlperf_fixtures import run_log
 from tests.pipeline_runner import NEXT_PRICE_DATE, PROVIDER_FILES_PRICE_DATE, without_catalogs
 from tests.shared_builds import copy_tree
