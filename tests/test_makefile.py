@@ -103,7 +103,7 @@ def test_setup_installs_runtime_only_and_test_adds_the_extras(repo):
 
     make(repo, "-o", "system-deps", "test")
     assert installs(repo) == [".", ".[test]"]
-    assert calls(repo)[-1] == "-m pytest -q -n auto --dist worksteal"
+    assert calls(repo)[-1] == "-m pytest -q -n auto --dist worksteal --durations=25"
     assert stamps(repo) == [".made", ".runtime", ".test"]
 
 
