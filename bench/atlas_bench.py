@@ -53,7 +53,7 @@ MEMORY_CEILING_MIB = 1024
 _SCORE = """
 import sys, time
 from pathlib import Path
-from pipelines.ingest.mlperf_corpus import score_corpus
+from pipelines.ingest.mlperf.corpus import score_corpus
 scores, runs, systems = score_corpus(Path(sys.argv[1]), workers=int(sys.argv[2]), keep_runs=False)
 print(scores.height, "entries", int(scores["runs"].fill_null(0).sum()), "result files")
 """

@@ -33,7 +33,7 @@ SUBMITTER = "BenchCorp"
 _OURS = """
 import json, sys
 from pathlib import Path
-from pipelines.ingest.mlperf_tree import score_trees
+from pipelines.ingest.mlperf.tree import score_trees
 _, scores = score_trees([Path(sys.argv[1])], round="v1.0")
 rows = scores.select("system", "benchmark", "time_to_train_minutes").rows()
 json.dump(rows, open(sys.argv[2], "w"))

@@ -49,7 +49,7 @@ def child(source: str, out: str) -> None:
     result = {}
     start, cpu = time.perf_counter(), time.process_time()
     if source.startswith("bundled:"):
-        from pipelines.defs.report import REPORT_TABLES as MARTS
+        from pipelines.defs.report.documents import REPORT_TABLES as MARTS
         from pipelines.publish.from_marts import report_context
         from pipelines.warehouse import connect, read_table
 

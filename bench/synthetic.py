@@ -30,7 +30,7 @@ FIRST, SECOND = date(2024, 1, 1), date(2025, 6, 1)
 
 def synthetic_tables(instances: int = 100, benchmarks: int = 5, seed: int = 7, *, text: dict | None = None,
                      with_history: bool = True) -> dict[str, pl.DataFrame | dict]:
-    """Marts like pipelines/defs/report.py reads them, plus "settings" and "dates" dicts.
+    """Marts like pipelines/defs/report/documents.py reads them, plus "settings" and "dates" dicts.
 
     `text` overrides free-text fields (title, comparison_title, description, note, source,
     system, instance_prefix) so tests can plant hostile strings where input files would.

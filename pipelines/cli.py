@@ -113,15 +113,15 @@ def run_atlas(mlperf_dir: str | None) -> int:
         os.environ["MLPERF_DIR"] = str(Path(mlperf_dir).expanduser().resolve())
     paths = Paths.from_env()
     if paths.mlperf_dir is None:
-        from pipelines.defs.atlas_rounds import NOT_SET
+        from pipelines.defs.mlperf.rounds import NOT_SET
 
         print(f"error: {NOT_SET}", file=sys.stderr)
         return 2
     from pipelines.definitions import defs
-    from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
+    from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
     from pipelines.defs.jobs import ATLAS_PUBLISH
     from pipelines.defs.resources import PipelineSettings
-    from pipelines.errors import InputError
+    from pipelines.domain.errors import InputError
     from pipelines.runs import execute, one_line, session
 
     started = time.perf_counter()
@@ -306,7 +306,7 @@ MLPERF_DIR holds the result repositories side by side, for example:
                      """\
 Download today's price lists into RAW_DIR/prices, one snapshot file per provider, region and
 source, named <provider>-[<kind>-]<region>-<date> (the regions: REGIONS in
-pipelines/defs/price_fetch.py, today AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price
+pipelines/defs/prices/fetch.py, today AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price
 List bulk CSV (on-demand and reserved), the AWS savings plan offer and spot advisor, the Azure
 Retail Prices API pages and the GCP Cloud Billing Catalog SKUs (with GCP_API_KEY; without it GCP
 is skipped and says so; AWS spot history needs AWS credentials and is skipped, saying how to add

@@ -90,7 +90,7 @@ def failure_reason(result) -> str:
 
 
 def _failure_reason(result) -> str:
-    from pipelines.errors import InputError
+    from pipelines.domain.errors import InputError
 
     for event in result.all_events:
         if event.event_type_value == "STEP_FAILURE":
@@ -115,7 +115,7 @@ def _failure_reason(result) -> str:
         if event.event_type_value == "ASSET_CHECK_EVALUATION":
             data = event.event_specific_data
             if not data.passed:
-                # the blocking checks are all checks of the input (pipelines/defs/checks.py): their
+                # the blocking checks are all checks of the input (pipelines/defs/report/checks.py): their
                 # description names the file and the place; the check's own name is for developers
                 return f"bad input: {data.description}"
     return f"the run failed (the Dagster UI shows the failed step of run {result.run_id})"

@@ -16,7 +16,7 @@ leaves no CSV: nothing of that folder is scored by the official tool).
 Where the tool stops on a benchmark folder, ``scoring_function`` calls its scoring function
 (``_compute_strong_score_standalone``, which its summary calls per benchmark folder and which
 reads no systems JSON) directly on the folder: the score the project gives by the rules where the
-tool stops on a field of its table only (mlperf_tree's ``score_basis`` "rules") must equal it.
+tool stops on a field of its table only (mlperf.tree's ``score_basis`` "rules") must equal it.
 """
 
 from __future__ import annotations

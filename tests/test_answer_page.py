@@ -24,8 +24,9 @@ import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from pipelines.metrics.pricing_options import option_label
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain.pricing import option_label
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from tests.browser import SIDEWAYS, browser, open_offline
 from tests.pipeline_runner import BUNDLED_PRICE_DATE, BUNDLED_RAW
 

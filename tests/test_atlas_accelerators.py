@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.accelerators import memory_gb, normalize, read_catalog, simplify
 from pipelines.ingest.catalog_instances import read_aliases, resolve
 from pipelines.ingest.prices import read_price_folder

@@ -26,8 +26,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.ingest.mlperf_corpus import score_corpus
-from pipelines.ingest.mlperf_tree import find_tasks, score_task, score_trees
+from pipelines.ingest.mlperf.corpus import score_corpus
+from pipelines.ingest.mlperf.tree import find_tasks, score_task, score_trees
 from tests.atlas_fixtures import quirk_corpus
 from tests.atlas_runner import SAMPLE
 from tests.official_summarizer import compare, official_entries

@@ -6,9 +6,10 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_corpus import round_dirs, score_corpus
-from pipelines.ingest.mlperf_quirks import benchmark_model, status_class
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf.corpus import round_dirs, score_corpus
+from pipelines.domain.mlperf import benchmark_model
+from pipelines.ingest.mlperf.quirks import status_class
 from tests.atlas_fixtures import quirk_corpus
 
 

@@ -10,8 +10,8 @@ import warnings
 import dagster as dg
 import pytest
 
-from pipelines.defs.atlas_automation import evaluate_rounds
-from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS
+from pipelines.defs.mlperf.sensor import evaluate_rounds
+from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS
 from pipelines.defs.automation import regeneration
 from pipelines.defs.resources import PipelineSettings
 from tests.atlas_fixtures import resnet_logs, system, write_logs

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.accelerators import read_catalog
 from pipelines.ingest.tables import read_instances
 from pipelines.ingest.board_power import read_board_power

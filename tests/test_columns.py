@@ -1,4 +1,4 @@
-"""The column dictionary (pipelines/columns.py) covers every column the pipeline makes, and the
+"""The column dictionary (pipelines/domain/columns.py) covers every column the pipeline makes, and the
 UI's metadata uses it: column descriptions in the schema, previews rounded as the report rounds.
 
 Coverage is checked on real outputs: the warehouse and the data files of the bundled report and
@@ -14,9 +14,9 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.columns import COLUMNS, FORMATS, TABLE_COLUMNS, describe, formatted
+from pipelines.domain.columns import COLUMNS, FORMATS, TABLE_COLUMNS, describe, formatted
 from pipelines.defs.metadata import _markdown, table_metadata
-from pipelines.defs.report import EXPORTS
+from pipelines.defs.report.documents import EXPORTS
 
 from pipelines.publish.exports import ATLAS_FILES  # the atlas's data files and the tables they hold
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_quirks import report_benchmark
+from pipelines.domain.errors import InputError
+from pipelines.domain.mlperf import report_benchmark
 from pipelines.ingest.results_summary import read_results_summary
 
 RAW = Path(__file__).resolve().parents[1] / "raw"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from pipelines.publish import numbers
+from pipelines.domain import units as numbers
 from pipelines.publish.energy_cells import carbon_footnote, emissions_figure, energy_cells, energy_footnote
 from pipelines.publish.numbering import Numbering
 

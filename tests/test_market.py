@@ -58,7 +58,7 @@ def test_no_date_or_no_market_leaves_the_comparisons_alone():
 
 
 def test_exclude_offer_kinds_leaves_those_prices_out(tmp_path):
-    from pipelines.errors import InputError
+    from pipelines.domain.errors import InputError
     from pipelines.ingest.report_config import parse_report_config
     from pipelines.metrics.price_changes import offered
     import pytest

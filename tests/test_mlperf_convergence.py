@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.ingest.mlperf_convergence import NOT_CONVERGED, Unreadable, read_file
-from pipelines.ingest.mlperf_logs import read_log
-from pipelines.ingest.mlperf_rules import training_samples
-from pipelines.ingest.mlperf_tree import score_trees
+from pipelines.ingest.mlperf.convergence import NOT_CONVERGED, Unreadable, read_file
+from pipelines.ingest.mlperf.logs import read_log
+from pipelines.domain.mlperf import training_samples
+from pipelines.ingest.mlperf.tree import score_trees
 from tests.mlperf_fixtures import (aborted, converged, run_log, stable_diffusion_log, truncated_line, write_benchmark,
                                    write_log, write_system_json)
 

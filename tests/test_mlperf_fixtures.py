@@ -2,7 +2,7 @@
 gives the official checker's verdict on them and on broken variants of them.
 
 The official checker (mlperf-logging 4.1.68, mlp_compliance) runs in-process here: it is the
-reference that mlperf_compliance mirrors, so every fixture the other tests build on is judged by
+reference that mlperf.compliance mirrors, so every fixture the other tests build on is judged by
 it, not by our code.
 """
 
@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mlperf_logging.compliance_checker import mlp_compliance
 
-from pipelines.ingest.mlperf_compliance import OfficialCrash, check
-from pipelines.ingest.mlperf_logs import read_log
+from pipelines.ingest.mlperf.compliance import OfficialCrash, check
+from pipelines.ingest.mlperf.logs import read_log
 from tests import mlperf_fixtures as fx
 from tests.test_mlperf_properties import mutated
 
@@ -123,7 +123,7 @@ def test_random_edits_get_the_official_verdict(content, round_):
 
 def test_a_value_error_in_the_rules_fails_the_run_and_anything_else_stops_the_tool():
     # the summarizer catches ValueError around each run (a failed run) and nothing else (it stops)
-    from pipelines.ingest.mlperf_compliance import _raised, _Rejected
+    from pipelines.ingest.mlperf.compliance import _raised, _Rejected
 
     assert isinstance(_raised(ValueError("math domain error"), "line 3"), _Rejected)
     assert isinstance(_raised(TypeError("'>=' not supported"), "line 3"), OfficialCrash)

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_logs import TOKEN, _token_lines, parse_result_file
-from pipelines.ingest.mlperf_rules import benchmark_rule
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf.logs import TOKEN, _token_lines, parse_result_file
+from pipelines.domain.mlperf import benchmark_rule
 from tests import mlperf_fixtures as fx
 
 RESNET = benchmark_rule("v1.0", "resnet")

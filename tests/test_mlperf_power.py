@@ -1,4 +1,4 @@
-"""Measured energy of MLPerf power results (pipelines/ingest/mlperf_power.py).
+"""Measured energy of MLPerf power results (pipelines/ingest/mlperf/power.py).
 
 Checked three ways: against the official result summarizer (mlperf-logging 4.1.68) on power
 trees the tests write and, with ATLAS_CORPUS, on the published v4.1 and v5.0 power results;
@@ -21,16 +21,16 @@ import pytest
 from mlperf_logging.compliance_checker.mlp_parser import parse_file
 from mlperf_logging.result_summarizer import result_summarizer as official
 
-from pipelines.errors import InputError
-from pipelines.ingest import mlperf_quirks as quirks
-from pipelines.ingest.mlperf_power import (
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf import quirks
+from pipelines.ingest.mlperf.power import (
     RUN_COLUMNS, SCORE_COLUMNS, node_energy, run_columns, score_columns, score_power, switch_energy,
 )
-from pipelines.ingest.mlperf_corpus import score_corpus
-from pipelines.ingest.mlperf_logs import parse_result_file
-from pipelines.ingest.mlperf_rules import benchmark_rule
-from pipelines.ingest.mlperf_summarizer import scaling_factor, score_benchmark
-from pipelines.ingest.mlperf_tree import score_trees
+from pipelines.ingest.mlperf.corpus import score_corpus
+from pipelines.ingest.mlperf.logs import parse_result_file
+from pipelines.domain.mlperf import benchmark_rule
+from pipelines.ingest.mlperf.summarizer import scaling_factor, score_benchmark
+from pipelines.ingest.mlperf.tree import score_trees
 from tests.mlperf_fixtures import write_log
 from tests.power_fixtures import RULESET, power_log, result_log, write_power_result
 
@@ -39,7 +39,7 @@ TOLERANCE = 1e-6  # relative
 
 
 def walker_energy(benchmark_dir: Path, round_: str, *, strict: bool = False, nodes: int | None = None):
-    """How the scoring walker calls mlperf_power for one benchmark folder (see the module docstring):
+    """How the scoring walker calls mlperf.power for one benchmark folder (see the module docstring):
     the runs and the time score it computed, then the energy of the same runs."""
     rule = benchmark_rule(round_, benchmark_dir.name)
     runs = [parse_result_file(f, rule) for f in quirks.result_files(benchmark_dir)]

@@ -13,11 +13,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
-from pipelines.ingest.mlperf_rules import RULES
-from pipelines.ingest.mlperf_summarizer import olympic_mean
-from pipelines.ingest.mlperf_tree import score_trees
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf.logs import RunResult, parse_result_file
+from pipelines.domain.mlperf import RULES
+from pipelines.ingest.mlperf.summarizer import olympic_mean
+from pipelines.ingest.mlperf.tree import score_trees
 from pipelines.ingest.systems_json import parse_system_json
 from tests import mlperf_fixtures as fx
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_rules import benchmark_rule, normalize_round, official_ruleset
-from pipelines.ingest.mlperf_summarizer import olympic_mean
-from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
+from pipelines.domain.errors import InputError
+from pipelines.domain.mlperf import benchmark_rule, normalize_round, official_ruleset
+from pipelines.ingest.mlperf.summarizer import olympic_mean
+from pipelines.ingest.mlperf.tree import RUNS_SCHEMA, SCORES_SCHEMA, score_trees
 from tests import mlperf_fixtures as fx
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.names import did_you_mean, not_one_of
 from pipelines.ingest.report_config import parse_report_config
 

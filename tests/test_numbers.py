@@ -1,4 +1,4 @@
-"""Number formatting (pipelines/publish/numbers.py): the strings tables, charts and summary share."""
+"""Number formatting (pipelines/domain/units.py): the strings tables, charts and summary share."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from hypothesis import given, strategies as st
 
-from pipelines.publish import numbers as fmt
+from pipelines.domain import units as fmt
 
 
 @pytest.mark.parametrize("value, text", [

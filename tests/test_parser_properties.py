@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 from pipelines.ingest.report_config import ReportConfig, parse_report_config
 from pipelines.ingest.results_summary import read_results_summary

@@ -115,7 +115,7 @@ def test_weasyprint_is_imported_by_the_workers_only(tmp_path):
     script = f"""
 import sys
 from datetime import date
-from pipelines.defs import atlas_report
+from pipelines.defs.atlas import documents as atlas_report
 from pipelines.publish import page_breaks, pdf_parts, render
 html = {page("alpha")!r}
 page_breaks.table_prefixes(html)

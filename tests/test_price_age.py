@@ -4,7 +4,8 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.metrics.price_age import age_spread, with_price_age
+from pipelines.metrics.price_age import with_price_age
+from pipelines.publish.context import age_spread
 
 
 def test_age_in_days_and_the_stale_threshold():

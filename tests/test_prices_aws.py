@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import PRICE_COLUMNS, read_price_file
 from pipelines.ingest.prices.aws_columns import HEADER_2025
 from tests.price_fixtures import (

@@ -8,7 +8,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import read_price_file, read_price_folder
 from tests.price_fixtures import azure_item, azure_pages, instances, write
 

@@ -13,7 +13,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.defs.price_fetch import fetched_price_files
+from pipelines.defs.prices.fetch import fetched_price_files
 from pipelines.ingest.price_fetch import Endpoints, FetchError, fetch_prices, spot_history_message
 from pipelines.ingest.prices import read_price_folder
 from tests.price_fixtures import (

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import read_price_file, read_price_folder
 from pipelines.ingest.prices import gcp
 from pipelines.ingest.prices.gcp import gpu_sku_name

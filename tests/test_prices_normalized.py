@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import PRICE_COLUMNS, PRICE_SCHEMA, read_price_file, read_price_folder
 from tests.price_fixtures import REFERENCE_PRICES_CSV, instances, write, write_reference_snapshots
 

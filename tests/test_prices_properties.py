@@ -10,9 +10,9 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import MAX_USD_PER_HOUR, PRICE_SCHEMA, read_price_file, read_price_folder
-from pipelines.ingest.prices.normalized import PRICE_OPTION
+from pipelines.domain.pricing import PRICE_OPTION
 from tests.price_fixtures import (
     AWS_2022, REFERENCE_PRICES_CSV, aws_csv_2025, aws_json, azure_pages, gcp_pages, instances, savings_plan_csv,
     savings_plan_json, spot_advisor, spot_history,

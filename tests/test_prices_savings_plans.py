@@ -7,7 +7,7 @@ import json
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import read_price_file, read_price_folder
 from tests.price_fixtures import (
     aws_csv, aws_csv_2025, aws_json, aws_row, instances, savings_plan_csv, savings_plan_json, write,

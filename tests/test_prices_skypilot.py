@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.catalog_instances import read_aliases, resolve, unknown_accelerators, with_catalog_instances
 from pipelines.ingest.prices import read_price_folder
 from pipelines.ingest.prices.skypilot import read_catalog, read_catalog_folder, spot_figure

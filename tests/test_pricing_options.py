@@ -8,10 +8,8 @@ import pytest
 
 from pipelines.ingest.prices.normalized import PRICE_SCHEMA
 from pipelines.metrics.cost import EXPORT_COLUMNS, OPTION_EXPORT_COLUMNS, assemble_inputs, cost_to_train
-from pipelines.metrics.pricing_options import (
-    apply_discounts, break_even_runs_per_month, break_even_share, cheapest_at, choose_options, monthly_cost,
-    option_label, parse_option,
-)
+from pipelines.domain.pricing import cheapest_at, monthly_cost, option_label, parse_option
+from pipelines.metrics.pricing_options import apply_discounts, break_even_runs_per_month, break_even_share, choose_options
 
 P4D_MIN = 28.770861111111106  # ResNet-50, DGX A100 (the bundled data's score)
 P3_MIN = 71.27832222222223  # ResNet-50, DGX-1

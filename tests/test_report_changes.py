@@ -11,7 +11,7 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.defs.report import REPORT_TABLES as MARTS
+from pipelines.defs.report.documents import REPORT_TABLES as MARTS
 from pipelines.publish.from_marts import report_context
 from pipelines.publish.render import render_html
 from pipelines.warehouse import connect, read_table

@@ -25,7 +25,7 @@ from tests.shared_builds import built_once
 REBUILD = """
 import json, sys
 from pathlib import Path
-from pipelines.defs.report import REPORT_TABLES as MARTS
+from pipelines.defs.report.documents import REPORT_TABLES as MARTS
 from pipelines.publish.chart_cache import ChartCache
 from pipelines.publish.from_marts import report_context
 from pipelines.publish.pdf import lay_out, pdf_bytes

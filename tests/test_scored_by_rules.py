@@ -13,8 +13,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from pipelines.ingest.mlperf_corpus import score_corpus
-from pipelines.ingest.mlperf_gaps import division_from_names, nodes_from_names
+from pipelines.ingest.mlperf.corpus import score_corpus
+from pipelines.ingest.mlperf.gaps import division_from_names, nodes_from_names
 from tests.official_summarizer import scoring_function
 
 PUBLISHED = Path(__file__).resolve().parent / "published_mlperf"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.systems_json import parse_system_json
 from tests import mlperf_fixtures as fx
 

@@ -19,7 +19,8 @@ import polars as pl
 import pytest
 
 from pipelines.config import REPO_ROOT
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from tests.browser import SIDEWAYS, browser, open_offline
 
 pytestmark = pytest.mark.slow
@@ -207,13 +208,15 @@ def test_atlas_offline_accessible_and_screenshots(atlas, tmp_path):
 
 def test_atlas_every_pair_with_twelve_thousand_rows(atlas, sample_atlas_folder, tmp_path):
     """The whole corpus has 10,000+ pairs: the table draws a page of them, and its filters count them all."""
-    from pipelines.defs.atlas_marts import ATLAS_TABLES
+    from pipelines.defs.atlas.marts import ATLAS_TABLES
+    from pipelines.metrics.atlas import instance_prices
     from pipelines.publish.atlas_context import build_context, pairs_table
     from pipelines.publish.render import render_html
     from pipelines.warehouse import connect, read_table
 
     with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb", read_only=True) as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+    tables["atlas_instance_prices"] = instance_prices(tables["atlas_instances"], tables["atlas_prices"], date(2025, 6, 1))
     costs = tables["atlas_costs"]
     copies = -(-12_000 // costs.height)
     big = pl.concat([costs.with_columns(pl.col("cost_to_train_usd") * (1 + i / 1000), pl.col("system") + f"-{i}")
@@ -240,7 +243,7 @@ def test_index_leads_to_everything_published(bundled_run, sample_atlas_folder, t
     data files with every column explained; offline, accessible, in light and dark."""
     import shutil
 
-    from pipelines.columns import describe
+    from pipelines.domain.columns import describe
     from pipelines.publish.index_page import write_index
 
     reports = tmp_path / "reports"
@@ -279,7 +282,8 @@ def test_the_runtime_is_read_from_itables_without_importing_it_or_pandas():
 def test_print_only_pages_go_without_the_runtime_and_print_the_same(sample_atlas_folder):
     """The atlas's digest pages are only ever printed: they carry neither the web runtime (0.7 MB) nor its
     screen styles, and WeasyPrint makes the same PDF of them as of the page with both."""
-    from pipelines.defs.atlas_marts import ATLAS_TABLES
+    from pipelines.defs.atlas.marts import ATLAS_TABLES
+    from pipelines.metrics.atlas import instance_prices
     from pipelines.publish.atlas_context import build_context, instances_document
     from pipelines.publish.atlas_rounds import DIGEST
     from pipelines.publish.pdf import render_pdf
@@ -288,6 +292,7 @@ def test_print_only_pages_go_without_the_runtime_and_print_the_same(sample_atlas
 
     with connect(sample_atlas_folder.parents[2] / "warehouse" / "pipeline.duckdb", read_only=True) as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
+    tables["atlas_instance_prices"] = instance_prices(tables["atlas_instances"], tables["atlas_prices"], date(2025, 6, 1))
     doc = instances_document(build_context(tables, price_date=date(2025, 6, 1), generated_on="2025-12-01",
                                            mlperf_dir="sample", detail=DIGEST))
     web = render_html(doc, "atlas_instances.html.j2")

@@ -11,7 +11,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.names import unknown_name
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.tables import read_throughput

@@ -22,7 +22,7 @@ Who starts what, so that one change is never run twice:
   queue, until it is marked failed in the UI.
 
 * ``daily_report_schedule`` rebuilds everything once a day. When the code location defines the
-  ``fetched_price_files`` asset (pipelines/defs/price_fetch.py) it first requests a run of that
+  ``fetched_price_files`` asset (pipelines/defs/prices/fetch.py) it first requests a run of that
   asset alone (the only way it downloads), then the report run; with ``max_concurrent_runs: 1``
   in dagster.yaml the queue starts them in that order, so the report uses the fetched prices, and
   the sensor then sees the new files as already consumed.
@@ -46,9 +46,9 @@ from collections.abc import Iterable
 
 import dagster as dg
 
-from pipelines.defs.atlas_rounds import atlas_ready
+from pipelines.defs.mlperf.rounds import atlas_ready
 from pipelines.defs.metadata import WAREHOUSE_TAG
-from pipelines.defs.raw import RAW_INPUTS, raw_fingerprint
+from pipelines.defs.report.raw import RAW_INPUTS, raw_fingerprint
 from pipelines.defs.resources import PipelineSettings
 
 FETCH_ASSET = dg.AssetKey("fetched_price_files")

@@ -1,5 +1,5 @@
 """What the Dagster UI shows of an asset: rows, column schema with what each column means
-(pipelines/columns.py), a preview with numbers shown as the report shows them; a one-line failure."""
+(pipelines/domain/columns.py), a preview with numbers shown as the report shows them; a one-line failure."""
 
 
 import functools
@@ -8,8 +8,8 @@ import inspect
 import dagster as dg
 import duckdb
 
-from pipelines.columns import describe, formatted
-from pipelines.errors import InputError
+from pipelines.domain.columns import describe, formatted
+from pipelines.domain.errors import InputError
 from pipelines.warehouse import table_rows, to_polars
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
@@ -48,7 +48,7 @@ def frame_metadata(table: str, frame) -> dict:
 
 
 def _column_schema(table: str, columns) -> dg.TableSchema:
-    """(name, type, ...) per column -> the UI's column schema, each column with its meaning (pipelines/columns.py)."""
+    """(name, type, ...) per column -> the UI's column schema, each column with its meaning (pipelines/domain/columns.py)."""
     return dg.TableSchema(columns=[dg.TableColumn(name=name, type=str(kind), description=_meaning(table, name))
                                    for name, kind, *_ in columns])
 

@@ -113,7 +113,7 @@ class RoundFiles(dg.UPathIOManager):
 def resources() -> dg.Definitions:
     settings = PipelineSettings.from_env()
     # In process: one DuckDB writer, and no 1.5 s process start per step. Rounds run in parallel
-    # as separate runs (one per partition), never as steps of one run: see defs/atlas_rounds.py.
+    # as separate runs (one per partition), never as steps of one run: see defs/mlperf/rounds.py.
     return dg.Definitions(
         resources={"settings": settings, ROUND_STORE: RoundStore(base_dir=settings.atlas_rounds_dir)},
         executor=dg.in_process_executor,

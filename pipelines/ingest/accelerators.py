@@ -30,7 +30,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 
 _REGISTERED = re.compile(r"\((r|tm)\)", re.I)

@@ -13,7 +13,7 @@ next to the names they belong to:
 
 A model may have several catalog rows (one per way of recognizing it); their figures must agree.
 A data set's own catalog without these columns (written before they existed) takes the board
-power of the project's catalog (defs/staging.py): public facts, the same for every data set.
+power of the project's catalog (defs/report/staging.py): public facts, the same for every data set.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 
 # More than this for one accelerator board is a typo (the largest boards today draw 1.4 kW).

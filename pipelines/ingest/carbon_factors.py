@@ -20,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 from pipelines.ingest.names import not_one_of
 from pipelines.ingest.tables import PROVIDERS

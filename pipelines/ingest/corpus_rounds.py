@@ -22,20 +22,16 @@ import os
 import subprocess
 from pathlib import Path
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_corpus import round_dirs
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf.corpus import round_dirs
+from pipelines.domain.rounds import partition_key
 
 SCORED_PARTS = ("results", "systems")  # what scoring reads in each submitter folder
 
 
-def round_key(round_dir: Path) -> str:
-    """training_results_v1.0 -> v1.0 (the partition key; unsupported rounds keep theirs too)."""
-    return round_dir.name.removeprefix("training_results_")
-
-
 def corpus_rounds(mlperf_dir: Path) -> dict[str, Path]:
     """Partition key -> round folder, for every training_results_vX.Y folder of mlperf_dir."""
-    return {round_key(path): path for path, _ in round_dirs(mlperf_dir)}
+    return {partition_key(path.name): path for path, _ in round_dirs(mlperf_dir)}
 
 
 def _submitters(round_dir: Path) -> list[str]:

@@ -23,7 +23,7 @@ from typing import Callable
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 
 @dataclass(frozen=True)

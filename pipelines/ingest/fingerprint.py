@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Iterable
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 CHUNK = 1 << 20
 

@@ -56,17 +56,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
-from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
+from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
-from pipelines.ingest.prices.normalized import PRICING_MODELS
 from pipelines.ingest.prices.normalized import OFFER_KINDS
 from pipelines.ingest.prices.skypilot import PROVIDER_NAME
 from pipelines.ingest.tables import PROVIDERS
-from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS
-from pipelines.metrics.pricing_options import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, OPTION_SPELLINGS as
-                                               PRICING_OPTIONS, parse_option)
+from pipelines.domain.pricing import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, DEFAULT_STALE_AFTER_DAYS,
+                                      OPTION_SPELLINGS as PRICING_OPTIONS, PRICING_MODELS, parse_option)
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")

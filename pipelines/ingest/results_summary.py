@@ -20,7 +20,7 @@ ignored. A row without time_to_train for a benchmark has no score for it.
 The tool's samples_to_converge is the olympic mean over runs of what the RCP checker reads from the
 eval line before run_stop: `samples_count` for Stable Diffusion (v4.0 on) and the LLM benchmarks
 (samples), `epoch_num` for the others, which BERT logs in samples but RetinaNet, R-GAT, DLRM-DCNv2
-and ResNet in epochs (RetinaNet whole epochs, the others fractions). mlperf_rules.training_samples
+and ResNet in epochs (RetinaNet whole epochs, the others fractions). domain.mlperf.training_samples
 turns it into training samples (null where the unit is not known).
 """
 
@@ -32,9 +32,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table, read_text
-from pipelines.ingest.mlperf_rules import training_samples
+from pipelines.domain.mlperf import training_samples
+from pipelines.domain.rounds import round_in
 
 LEADING = [
     "division", "availability", "submitter", "system", "number_of_nodes",
@@ -43,7 +44,6 @@ LEADING = [
 ]
 TRAILING = ["details_url", "code_url"]
 _SYSTEM_URL = re.compile(r"/systems/([^/]+)\.json$")
-_ROUND_URL = re.compile(r"training_results_(v\d+\.\d+)")
 _DETAILED_COLUMN = re.compile(r"^(?P<benchmark>[^:]+):(?P<metric>[^:]+)$")
 
 _MAX_BATCH = 2**53  # a batch size beyond this is no batch size (and would not survive a float)
@@ -114,8 +114,7 @@ def read_results_summary(path: Path) -> pl.DataFrame:
     out = []
     for row in wide.iter_rows(named=True):
         url = row["details_url"] or ""
-        system_match, round_match = _SYSTEM_URL.search(url), _ROUND_URL.search(url)
-        round_ = round_match.group(1) if round_match else None
+        system_match, round_ = _SYSTEM_URL.search(url), round_in(url)
         for bench in benchmarks:
             minutes = row[time_column[bench]]
             if minutes is None:

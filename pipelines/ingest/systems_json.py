@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 # "CPUName" and "core_count" are template text left in real files (Google v0.7).
 PLACEHOLDERS = frozenset({"", "todo", "tbd", "n/a", "na", "none", "null", "unknown", "-", "?", "cpuname", "core_count"})
@@ -77,7 +77,7 @@ def _software(desc: dict, path: Path) -> str | None:
 
 
 # What parse_system_json returns, in this order and these types: the report's stg_systems as it is
-# stored, and the systems JSON part of the atlas's rows (mlperf_corpus.SYSTEMS_SCHEMA).
+# stored, and the systems JSON part of the atlas's rows (mlperf.corpus.SYSTEMS_SCHEMA).
 SYSTEM_SCHEMA = {
     "system": pl.Utf8, "system_name": pl.Utf8, "submitter": pl.Utf8, "division": pl.Utf8, "status": pl.Utf8,
     "number_of_nodes": pl.Int64, "accelerators_per_node": pl.Int64, "accelerators_total": pl.Int64,
@@ -94,7 +94,7 @@ NODE_FIELDS = ("number_of_nodes", "number of nodes")
 def parse_system_json(path: Path, *, nodes_required: bool = True) -> dict:
     """One systems JSON -> a flat dict of the fields the report uses (see module docstring).
 
-    ``nodes_required=False`` (the atlas, which fills a missing count from elsewhere, mlperf_gaps):
+    ``nodes_required=False`` (the atlas, which fills a missing count from elsewhere, mlperf.gaps):
     a file without a node count gives number_of_nodes and accelerators_total None."""
     return system_fields(load_system_json(path), Path(path), nodes_required=nodes_required)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 from pipelines.ingest.names import did_you_mean, not_one_of
 

@@ -14,11 +14,11 @@ accelerators billed at P USD per hour (a Cloud TPU is billed per chip: c = 1):
     USD per accelerator-hour = cost to train / accelerator-hours   (above P / c when the last
                               instance is not full: idle accelerators are paid for too)
 
-Comparable: results of the same round, the same benchmark model (quirks.benchmark_model) and the
+Comparable: results of the same round, the same benchmark model (domain.mlperf.benchmark_model) and the
 same division. Rankings, "cheapest per accelerator model", "fastest" and the Pareto front are
 computed within (round, benchmark_model, division), closed before open: an open-division result
 may change the model or the training recipe, so it never outranks a closed one. An entry of
-unknown division (its systems JSON has none and its name does not say: mlperf_gaps) is priced but
+unknown division (its systems JSON has none and its name does not say: mlperf.gaps) is priced but
 ranked against neither division: its rank and tags are empty. The trend follows the closed
 division only. Across rounds, the quality target or the rules can change: the trend
 table says where.
@@ -40,16 +40,17 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_rules import round_order
-from pipelines.metrics.cost import pareto_front
-from pipelines.metrics.energy import MEASURED, energy_and_emissions
+from pipelines.domain.columns import MEASURED
+from pipelines.domain.errors import InputError
+from pipelines.domain.mlperf import DIVISION_ORDER
+from pipelines.domain.pricing import OPTION_PRICE_COLUMNS, on_demand
+from pipelines.domain.rounds import round_order
+from pipelines.metrics.cost import hours_to_train, pareto_front, run_cost
+from pipelines.metrics.energy import energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force
 from pipelines.metrics.pricing_options import choose_options
 
 GROUP = ["round", "benchmark_model", "division"]
-# closed first wherever divisions are listed
-DIVISION_ORDER = pl.col("division").replace_strict({"closed": 0, "open": 1}, default=2, return_dtype=pl.Int8)
 
 # Submitters that are the cloud provider itself (a cloud result of theirs ran on that cloud).
 _PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
@@ -149,7 +150,7 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
                       (pl.col("offer_kind") if "offer_kind" in prices.columns else pl.lit("list")).alias("offer_kind")),
         on=["provider", "instance_type"], how="inner",
     )
-    hours = pl.col("time_to_train_minutes") / 60.0
+    hours = hours_to_train()
     needed = (pl.col("accelerators_total") + pl.col("instance_accelerators") - 1) // pl.col("instance_accelerators")
     basis = measured_on(pl.col("submitter"), pl.col("status_class"))
     return (
@@ -157,7 +158,7 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
         .join(offer, on="cloud_model", how="inner")
         .with_columns(needed.cast(pl.Int64).alias("instances_needed"))
         .with_columns(
-            (pl.col("instances_needed") * pl.col("usd_per_hour") * hours).alias("cost_to_train_usd"),
+            run_cost(pl.col("instances_needed") * pl.col("usd_per_hour")).alias("cost_to_train_usd"),
             (pl.col("accelerators_total") * hours).alias("accelerator_hours"),
             (pl.col("instances_needed") * pl.col("instance_accelerators") - pl.col("accelerators_total"))
             .alias("idle_accelerators"),
@@ -270,8 +271,6 @@ def trend(ranked: pl.DataFrame) -> pl.DataFrame:
 
 
 # ---- every way people pay -------------------------------------------------------------------------
-OPTION_PRICE_COLUMNS = ["pricing_option", "pricing_model", "term_years", "payment_option", "offering_class",
-                        "upfront_usd", "recurring_usd_per_hour"]
 
 
 def atlas_option_prices(prices: pl.DataFrame, chosen_regions: pl.DataFrame, price_date: date,
@@ -294,7 +293,6 @@ def option_costs(ranked: pl.DataFrame, option_prices: pl.DataFrame) -> pl.DataFr
     """Every priced pair under every other pricing option its instance has: the same instances needed
     and time, at that option's effective rate (cost = instances needed x rate x hours). A commitment's
     rate assumes the instances are committed anyway; the report's break-even says when that pays."""
-    hours = pl.col("time_to_train_minutes") / 60.0
     priced = option_prices.select(
         "provider", "instance_type", *OPTION_PRICE_COLUMNS, "option_position", pl.col("usd_per_hour").alias("_rate"),
         pl.col("as_of").alias("_as_of"), pl.col("certainty").alias("_certainty"), pl.col("source").alias("_source"))
@@ -303,7 +301,7 @@ def option_costs(ranked: pl.DataFrame, option_prices: pl.DataFrame) -> pl.DataFr
         .with_columns(
             pl.col("_rate").alias("usd_per_hour"), pl.col("_as_of").alias("price_as_of"),
             pl.col("_certainty").alias("price_certainty"), pl.col("_source").alias("price_source"),
-            (pl.col("instances_needed") * pl.col("_rate") * hours).alias("cost_to_train_usd"))
+            run_cost(pl.col("instances_needed") * pl.col("_rate")).alias("cost_to_train_usd"))
         .with_columns((pl.col("cost_to_train_usd") / pl.col("accelerator_hours")).alias("usd_per_accelerator_hour"))
         .drop("_rate", "_as_of", "_certainty", "_source")
     )
@@ -326,3 +324,11 @@ def with_cheapest_option(ranked: pl.DataFrame, options: pl.DataFrame) -> pl.Data
     best = (candidates.sort("cheapest_option_cost_usd", "_order")
             .group_by(key, maintain_order=True).first().drop("_order"))
     return ranked.join(best, on=key, how="left")
+
+
+def instance_prices(instances: pl.DataFrame, prices: pl.DataFrame, price_date: date) -> pl.DataFrame:
+    """Every cloud instance of the atlas (atlas_instances) with its on-demand price in force on the price
+    date (null where it has none), in the order the atlas's instances appendix lists them."""
+    in_force = prices_in_force(on_demand(prices), price_date)
+    return instances.join(in_force, on=["provider", "instance_type"], how="left").sort(
+        "accelerator_model", "provider", "instance_type", "region", nulls_last=True)

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.metrics.pricing_options import LIST_PRICE, break_even_runs_per_month, break_even_share
+from pipelines.domain.columns import CONVERGENCE_BASIS, LOGGED_BASIS, MEASURED_BASIS, OWN_MEASUREMENT
+from pipelines.domain.pricing import LIST_PRICE, OPTION_PRICE_COLUMNS
+from pipelines.metrics.pricing_options import break_even_runs_per_month, break_even_share
 
 # The export's first columns, in this order (the data contract of the report's CSV/Parquet).
 EXPORT_COLUMNS = [
@@ -39,24 +41,27 @@ EXPORT_COLUMNS = [
 ]
 # ...then the pricing option of the row's price (on-demand rows: on_demand and nulls), whose price
 # it is (list, or the user's own after a discount) and the price per accelerator-hour.
-OPTION_EXPORT_COLUMNS = [
-    "pricing_option", "pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
-    "recurring_usd_per_hour", "whose_price", "usd_per_accelerator_hour", "offer_kind",
-]
+OPTION_EXPORT_COLUMNS = [*OPTION_PRICE_COLUMNS, "whose_price", "usd_per_accelerator_hour", "offer_kind"]
 # what a price row brings along besides its rate and date, where the price frame has it
 _PRICE_EXTRAS = ["pricing_model", "term_years", "payment_option", "offering_class", "upfront_usd",
                  "recurring_usd_per_hour", "whose_price", "offer_kind", "certainty", "interruption_frequency", "zone_count",
                  "zone_min_usd_per_hour", "zone_max_usd_per_hour"]
 
 
-# samples_per_dollar_basis: which formula of the docstring gave a row's samples per dollar
-MEASURED_BASIS = "measured throughput"
-CONVERGENCE_BASIS = "samples to converge / cost"
-LOGGED_BASIS = "MLPerf log throughput"
-OWN_MEASUREMENT = "measured on the instance itself"
 
 WORKLOAD_SCHEMA = {"benchmark": pl.Utf8, "workload_title": pl.Utf8, "workload_description": pl.Utf8,
                    "workload_samples": pl.Float64, "runs_per_month": pl.Int64}
+
+
+def hours_to_train() -> pl.Expr:
+    """A row's time to train in hours (time_to_train_minutes / 60)."""
+    return pl.col("time_to_train_minutes") / 60.0
+
+
+def run_cost(usd_per_hour: pl.Expr) -> pl.Expr:
+    """The cost kernel, one home for the report and the atlas: a training run's cost at an hourly rate
+    (the rate of everything the run occupies), rate x time to train in hours."""
+    return usd_per_hour * hours_to_train()
 
 
 def workload_frame(workloads: list[dict]) -> pl.DataFrame:
@@ -172,8 +177,8 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
     )
     group = ["comparison", "benchmark", "pricing_option"]
     instance = ["comparison", "benchmark", "provider", "region", "instance_type"]
-    hours = pl.col("time_to_train_minutes") / 60.0
-    cost = pl.col("usd_per_hour") * hours
+    hours = hours_to_train()
+    cost = run_cost(pl.col("usd_per_hour"))
     per_run = pl.col("samples_per_run") / cost
     per_throughput = pl.col("samples_per_second") * 3600.0 / pl.col("usd_per_hour")
     measured = pl.col("throughput_origin") == "measured"

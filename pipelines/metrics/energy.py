@@ -3,7 +3,7 @@
 Energy (kWh per training run), one of two kinds, named in ``energy_basis``:
 
 - ``measured``: the MLPerf power result's energy, scored as the official result summarizer
-  scores it (ingest/mlperf_power.py): joules / 3,600,000.
+  scores it (ingest/mlperf/power.py): joules / 3,600,000.
 - ``estimate (board power)``: for every result without power logs,
   accelerators x board power (W) x utilization x time to train (minutes) / 60 / 1000.
   Board power is the vendor's maximum (TDP) per accelerator model (the accelerator catalog);
@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipelines.domain.columns import ESTIMATE, MEASURED
 from pipelines.metrics.cost import instance_reference
 
-MEASURED = "measured"
-ESTIMATE = "estimate (board power)"
 LOCATION_BASED = "location-based"
 
 

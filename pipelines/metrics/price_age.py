@@ -12,7 +12,7 @@ from datetime import date
 
 import polars as pl
 
-DEFAULT_STALE_AFTER_DAYS = 365
+from pipelines.domain.pricing import DEFAULT_STALE_AFTER_DAYS
 
 
 def with_price_age(frame: pl.DataFrame, on: date, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS,
@@ -21,18 +21,3 @@ def with_price_age(frame: pl.DataFrame, on: date, stale_after_days: int = DEFAUL
     age = (pl.lit(on, pl.Date) - pl.col(as_of).cast(pl.Date)).dt.total_days()
     return frame.with_columns(age.cast(pl.Int64).alias("price_age_days"),
                               (age > stale_after_days).alias("stale"))
-
-
-def age_spread(frame: pl.DataFrame, as_of: str = "price_as_of") -> dict:
-    """The oldest and newest price date of `frame` and how many distinct prices are stale (the summary's line).
-
-    Counts each (provider, region, instance_type, pricing_option) price once however many rows show it."""
-    priced = frame.filter(pl.col(as_of).is_not_null())
-    key = [c for c in ("provider", "region", "instance_type", "pricing_option") if c in priced.columns]
-    prices = priced.unique(subset=key + [as_of])
-    return {
-        "oldest": prices[as_of].min() if prices.height else None,
-        "newest": prices[as_of].max() if prices.height else None,
-        "prices": prices.height,
-        "stale": int(prices["stale"].sum()) if prices.height else 0,
-    }

@@ -11,10 +11,7 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.ingest.prices.normalized import PRICE_OPTION
-
-KEY = ["provider", "region", "instance_type"]
-
+from pipelines.domain.pricing import KEY, PRICE_OPTION
 
 def prices_in_force(history: pl.DataFrame, on: date) -> pl.DataFrame:
     """One row per (provider, region, instance_type, pricing option): its newest price dated on or
@@ -34,11 +31,6 @@ def offered(history: pl.DataFrame, exclude_offer_kinds: list[str] | None) -> pl.
     if not exclude_offer_kinds or "offer_kind" not in history.columns:
         return history
     return history.filter(~pl.col("offer_kind").is_in(list(exclude_offer_kinds)))
-
-
-def on_demand(history: pl.DataFrame) -> pl.DataFrame:
-    """The on-demand list prices of a price history (the rows every other pricing model is compared with)."""
-    return history.filter(pl.col("pricing_model") == "on_demand") if "pricing_model" in history.columns else history
 
 
 def previous_snapshot(history: pl.DataFrame, current: date) -> date | None:

@@ -33,45 +33,9 @@ Commitment break-even, for a commitment option against the same instance's on-de
 
 from __future__ import annotations
 
-import math
-import re
-
 import polars as pl
 
-from pipelines.ingest.prices.normalized import COMMITMENTS, PAYMENT_OPTIONS
-
-HOURS_PER_MONTH = 730  # 8,760 h / 12: the month the providers bill a commitment by
-DEFAULT_PRICING_MODELS = ("on_demand", "spot", "commitment_1y", "commitment_3y")
-DEFAULT_BASELINE_PRICING = "on_demand"
-KEY = ["provider", "region", "instance_type"]
-_OPTION = re.compile(r"^(reserved|savings_plan|committed_use|commitment)_([13])y$")
-# every spelling parse_option reads, for "did you mean" on a misspelled one
-OPTION_SPELLINGS = ("on_demand", "spot") + tuple(f"{kind}_{term}y" for kind in ("commitment", "reserved", "savings_plan",
-                                                                              "committed_use") for term in (1, 3))
-# what the option columns of a chosen price are called (after the price's own columns)
-OPTION_COLUMNS = ["pricing_option", "pricing_model", "term_years", "payment_option", "offering_class",
-                  "upfront_usd", "recurring_usd_per_hour", "whose_price"]
-LIST_PRICE = "list"
-
-
-def parse_option(option: str) -> tuple[tuple[str, ...], int | None] | None:
-    """The pricing models and the term an option spelling stands for; None for an unknown spelling."""
-    if option in ("on_demand", "spot"):
-        return (option,), None
-    match = _OPTION.match(option)
-    if not match:
-        return None
-    kind, term = match.group(1), int(match.group(2))
-    return (COMMITMENTS if kind == "commitment" else (kind,)), term
-
-
-def option_label(option: str) -> str:
-    """"On demand", "Spot", "1-year commitment", "3-year reserved", "1-year savings plan"..."""
-    models, term = parse_option(option) or ((option,), None)
-    if term is None:
-        return {"on_demand": "On demand", "spot": "Spot"}.get(option, option)
-    kind = "commitment" if len(models) > 1 else models[0].replace("_", " ")
-    return f"{term}-year {kind}"
+from pipelines.domain.pricing import HOURS_PER_MONTH, KEY, LIST_PRICE, PAYMENT_OPTIONS, parse_option
 
 
 def discount_label(percent: float, pricing_model: str) -> str:
@@ -134,25 +98,4 @@ def break_even_runs_per_month(committed_usd_per_hour: pl.Expr, on_demand_usd_per
                               hours_per_run: pl.Expr) -> pl.Expr:
     """Runs a month from which one commitment costs less than paying on demand for each run."""
     return HOURS_PER_MONTH * committed_usd_per_hour / (on_demand_usd_per_hour * hours_per_run)
-
-
-def monthly_cost(option: str, usd_per_hour: float, hours_per_run: float, runs: float) -> float:
-    """What `runs` training runs a month cost under an option: on demand and spot bill the hours used;
-    a commitment bills every hour of the month, and one commitment covers one instance (730 h)."""
-    used = runs * hours_per_run
-    models, term = parse_option(option) or ((option,), None)
-    if term is None:
-        return used * usd_per_hour
-    return HOURS_PER_MONTH * usd_per_hour * max(1, math.ceil(used / HOURS_PER_MONTH - 1e-12))
-
-
-def cheapest_at(options: dict[str, float], hours_per_run: float, runs: float) -> tuple[str, float] | None:
-    """The cheapest option (and its monthly cost) at `runs` a month; `options`: option -> effective
-    USD/h, in report order (the first wins a tie)."""
-    costs = [(monthly_cost(o, rate, hours_per_run, runs), i, o) for i, (o, rate) in enumerate(options.items())
-             if rate is not None]
-    if not costs:
-        return None
-    cost, _, option = min(costs)
-    return option, cost
 

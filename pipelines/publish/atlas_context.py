@@ -13,16 +13,16 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.ingest.mlperf_rules import round_key
-from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
-from pipelines.metrics.price_changes import on_demand, prices_in_force
-from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.domain.rounds import round_key
+from pipelines.domain.pricing import DEFAULT_STALE_AFTER_DAYS
+from pipelines.domain import units as fmt
+from pipelines.publish import charts, labels
 from pipelines.publish.atlas_rounds import (WEB, Detail, RoundChapter, Scoring, anchor, instances_label, model_name,
                                            round_chapter, scoring, target)
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
-from pipelines.publish.context import unknown_list
+from pipelines.publish.context import age_spread, unknown_list
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
 
 SUMMARY = Heading("1", "Summary", "summary")
@@ -103,7 +103,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
                   detail: Detail = WEB, stale_after_days: int = DEFAULT_STALE_AFTER_DAYS,
                   cache: ChartCache = NO_CACHE) -> Atlas:
     """`tables`: the atlas marts and staging tables (atlas_costs, atlas_unpriced, atlas_trend, atlas_scores,
-    atlas_runs, atlas_systems, atlas_instances, atlas_prices). `detail`: the web edition's (WEB) or the
+    atlas_runs, atlas_systems, atlas_instances, and atlas_instance_prices: metrics.atlas.instance_prices, which the
+    wiring computes). `detail`: the web edition's (WEB) or the
     PDF digest's (atlas_rounds.DIGEST). `cache`: where drawn charts are kept (publish/chart_cache.py).
     `generated_on`: the build day as printed (YYYY-MM-DD; the digest's PDFs take pdf_parts.GENERATED)."""
     numbering = Numbering()
@@ -123,8 +124,8 @@ def build_context(tables: dict[str, pl.DataFrame], *, price_date: date, generate
     methodology = Heading(str(len(chapters) + 4), "Methodology", "methodology")
     instances_heading = replace(INSTANCES, file=INSTANCES_FILE) if detail.apart else INSTANCES
     # numbered within the appendix (A.1), so a new round, which numbers its own tables, leaves it unchanged
-    instances = instances_table(f"{INSTANCES.number}.1", tables["atlas_instances"], tables["atlas_prices"],
-                                price_date, fixed=detail.fixed_tables)
+    instances = instances_table(f"{INSTANCES.number}.1", tables["atlas_instance_prices"], price_date,
+                                fixed=detail.fixed_tables)
     facts = corpus_facts(scores, costs, tables["atlas_unpriced"], tables["atlas_instances"], tables["atlas_runs"],
                          stale_after_days)
     contents = (SUMMARY, TREND, *(c.heading for c in chapters), unpriced.heading, methodology, instances_heading)
@@ -375,12 +376,10 @@ INSTANCE_COLUMNS = (Column("Instance", header=True, width="15%"), Column("Accele
                     Column("Source", css="small", width="34%"))
 
 
-def instances_table(number: str, instances: pl.DataFrame, prices: pl.DataFrame, price_date: date,
-                    fixed: bool = False) -> Table:
-    """Every cloud instance of the atlas with its on-demand price in force on the price date."""
-    in_force = prices_in_force(on_demand(prices), price_date)
-    rows = instances.join(in_force, on=["provider", "instance_type"], how="left").sort(
-        "accelerator_model", "provider", "instance_type", "region", nulls_last=True).to_dicts()
+def instances_table(number: str, instance_prices: pl.DataFrame, price_date: date, fixed: bool = False) -> Table:
+    """Every cloud instance of the atlas with its on-demand price in force on the price date
+    (metrics.atlas.instance_prices, in its order)."""
+    rows = instance_prices.to_dicts()
     return Table(number, f"Cloud instances, prices in force on {fmt.day(price_date)} and their sources", INSTANCE_COLUMNS,
                  tuple(Row((
                      Cell(labels.instance(r["provider"], r["instance_type"]), breakable=True),

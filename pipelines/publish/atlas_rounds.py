@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipelines.ingest.mlperf_quirks import MODEL_NAMES
-from pipelines.ingest.mlperf_rules import RULES
-from pipelines.metrics.atlas import DIVISION_ORDER
-from pipelines.metrics.pricing_options import option_label
-from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.domain.mlperf import DIVISION_ORDER, MODEL_NAMES, RULES
+from pipelines.domain.pricing import option_label
+from pipelines.domain import units as fmt
+from pipelines.publish import charts, labels
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, energy_cells
 from pipelines.publish.footnotes import SOFTWARE_LIMIT, price_note, runs_note, system_note

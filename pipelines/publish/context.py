@@ -2,7 +2,7 @@
 
 Pure: frames in, a `Report` out, built in reading order so figures, tables and footnotes are
 numbered as they are read (pipelines/publish/numbering.py) and the HTML and the PDF agree.
-Numbers are formatted here once (pipelines/publish/numbers.py): the tables, the chart labels and
+Numbers are formatted here once (pipelines/domain/units.py): the tables, the chart labels and
 the summary show the same strings. The stages, each in its own module:
 
     report_answer    the answer page: the cheapest offers per comparison and benchmark, and their savings
@@ -18,9 +18,9 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.metrics.price_age import DEFAULT_STALE_AFTER_DAYS, age_spread
-from pipelines.metrics.pricing_options import HOURS_PER_MONTH, option_label
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain.pricing import DEFAULT_STALE_AFTER_DAYS, HOURS_PER_MONTH, option_label
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
@@ -174,3 +174,18 @@ def front(settings: dict, dates: dict, generated_on: date, sections: tuple[Secti
         colophon=" · ".join(p for p in (title, f"prices as of {price_date}", f"generated {fmt.day(generated_on)}",
                                         author) if p),
     )
+
+
+def age_spread(frame: pl.DataFrame, as_of: str = "price_as_of") -> dict:
+    """The oldest and newest price date of `frame` and how many distinct prices are stale (the summary's line).
+
+    Counts each (provider, region, instance_type, pricing_option) price once however many rows show it."""
+    priced = frame.filter(pl.col(as_of).is_not_null())
+    key = [c for c in ("provider", "region", "instance_type", "pricing_option") if c in priced.columns]
+    prices = priced.unique(subset=key + [as_of])
+    return {
+        "oldest": prices[as_of].min() if prices.height else None,
+        "newest": prices[as_of].max() if prices.height else None,
+        "prices": prices.height,
+        "stale": int(prices["stale"].sum()) if prices.height else 0,
+    }

@@ -8,8 +8,9 @@ region's PUE and grid intensity with their sources. Formulas: docs/energy_and_ca
 
 from __future__ import annotations
 
-from pipelines.metrics.energy import ESTIMATE, MEASURED
-from pipelines.publish import charts, numbers as fmt
+from pipelines.domain.columns import ESTIMATE, MEASURED
+from pipelines.domain import units as fmt
+from pipelines.publish import charts
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Figure, chart_id

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.columns import DATA_FILES
+from pipelines.domain.columns import DATA_FILES
 from pipelines.publish.store import write_atomic
 
 

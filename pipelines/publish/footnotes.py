@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 
 
 # Footnotes list a system's software up to this many characters (the systems JSON and the atlas's

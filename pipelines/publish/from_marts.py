@@ -17,7 +17,7 @@ def generated_on() -> date:
 
 
 def report_context(tables: dict[str, pl.DataFrame], chart_cache=None) -> dict:
-    """The report's template context from the marts (REPORT_TABLES in pipelines/defs/report.py), its charts
+    """The report's template context from the marts (REPORT_TABLES in pipelines/defs/report/documents.py), its charts
     drawn through `chart_cache` (publish/chart_cache.py; None: every chart drawn)."""
     settings_row = tables["stg_report_settings"].row(0, named=True)
     dates = tables["report_dates"].row(0, named=True)

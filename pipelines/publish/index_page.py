@@ -1,6 +1,6 @@
 """REPORTS_DIR/index.html, the landing page: every published report by price date, the MLPerf atlas
 (REPORTS_DIR/atlas) when there is one, and the data files of the newest of each with what every
-column means (pipelines/columns.py). Links are relative, so the folder opens from file:// anywhere.
+column means (pipelines/domain/columns.py). Links are relative, so the folder opens from file:// anywhere.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.columns import DATA_FILES, describe
+from pipelines.domain.columns import DATA_FILES, describe
 from pipelines.config import TEMPLATES_DIR
-from pipelines.ingest.mlperf_rules import round_key
+from pipelines.domain.rounds import round_key
 from pipelines.publish.render import STYLESHEET, environment
 from pipelines.publish.store import published_dates, write_atomic
 

@@ -1,7 +1,7 @@
 """The parts both documents (report and atlas) are made of: headings, tables, figures, footnotes.
 
 The context builders return these plain frozen records; the macros in templates/macros.html.j2
-render them. Text is formatted once, in Python (pipelines/publish/numbers.py); each table cell
+render them. Text is formatted once, in Python (pipelines/domain/units.py); each table cell
 keeps the number behind its text (`sort`) so a sortable web table orders by value, not by text, and
 each row says what the web edition's filters see in it (`facets`: its provider, accelerator, round, ...).
 """

@@ -2,7 +2,7 @@
 per comparison and benchmark (or workload) with the cheapest offer over every pricing option the
 data prices, the cheapest on demand, the fastest, and the savings against the baseline, and one
 chart of those savings. Pure: the cheapest_offers mart (pipelines/metrics/cheapest_offers.py) in,
-records out; every figure is the mart's, formatted once (pipelines/publish/numbers.py).
+records out; every figure is the mart's, formatted once (pipelines/domain/units.py).
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from pipelines.metrics.pricing_options import option_label
-from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.domain.pricing import option_label
+from pipelines.domain import units as fmt
+from pipelines.publish import charts, labels
 from pipelines.publish.records import Cell, Column, Figure, Heading, Row, Table, chart_id
 
 ANSWER = Heading("1", "The answer", "answer")

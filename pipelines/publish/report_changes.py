@@ -8,8 +8,9 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.metrics.price_changes import KEY
-from pipelines.publish import labels, numbers as fmt
+from pipelines.domain.pricing import KEY
+from pipelines.domain import units as fmt
+from pipelines.publish import labels
 from pipelines.publish.labels import instance_of as _label
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Heading, Row, Table

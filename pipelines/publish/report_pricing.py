@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipelines.metrics.pricing_options import HOURS_PER_MONTH, cheapest_at, option_label, parse_option
-from pipelines.publish import numbers as fmt
+from pipelines.domain.pricing import HOURS_PER_MONTH, cheapest_at, option_label, parse_option
+from pipelines.domain import units as fmt
 from pipelines.publish.footnotes import price_note, price_source
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.numbering import Numbering

@@ -9,12 +9,13 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.metrics.price_changes import on_demand
-from pipelines.publish import charts, labels, numbers as fmt
+from pipelines.domain.pricing import on_demand
+from pipelines.domain import units as fmt
+from pipelines.publish import charts, labels
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.labels import instance_of as label
 from pipelines.publish.energy_cells import ENERGY_COLUMNS, emissions_figure, energy_cells
-from pipelines.metrics.cost import MEASURED_BASIS, OWN_MEASUREMENT
+from pipelines.domain.columns import MEASURED_BASIS, OWN_MEASUREMENT
 from pipelines.publish.footnotes import runs_note, system_note, throughput_note
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette

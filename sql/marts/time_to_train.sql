@@ -7,6 +7,6 @@ from stg_results
 where time_to_train_minutes is not null
 qualify row_number() over (
     partition by system, benchmark
-    order by round_order desc nulls last, file  -- round_order: mlperf_rules.round_order, the one round key
+    order by round_order desc nulls last, file  -- round_order: domain.rounds.round_order, the one round key
 ) = 1
 order by system, benchmark;

@@ -1,5 +1,5 @@
 -- MLPerf scores in long form: one row per (round, system, benchmark) with a time to train; benchmark is the
--- name the report compares by (v2.0-v4.1 ssd = retinanet, v4.0-v4.1 gnn = rgat: mlperf_quirks.report_benchmark).
+-- name the report compares by (v2.0-v4.1 ssd = retinanet, v4.0-v4.1 gnn = rgat: domain.mlperf.report_benchmark).
 create or replace table stg_results as
 select
     round::varchar                   as round,

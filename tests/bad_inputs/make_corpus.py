@@ -6,8 +6,7 @@ Each case folder holds
               be read (the run succeeds); optional `remove` (paths deleted from the copy of raw/),
               `special` (paths turned into a FIFO, a dangling symlink, a symlink loop or a
               directory at test time: git cannot hold those) and `runs_reason` (a regex one of
-              stg_mlperf_runs' reasons must match after the run) and `known_hole` (a mart that
-              such a failed run still rewrites today: see tests/test_bad_inputs.py)
+              stg_mlperf_runs' reasons must match after the run)
   raw/...     files laid over a copy of the bundled raw/ folder (replacing or adding)
 
 The cases are small edits of the bundled data, written by this script so that a reader sees how
@@ -52,10 +51,10 @@ def edit(rel: str, old: str, new: str, count: int = 1) -> str:
 
 def case(name: str, description: str, files: dict[str, str | bytes] | None = None, *, error: str | None = None,
          accepted: bool = False, remove: list[str] = (), special: dict[str, str] | None = None,
-         runs_reason: str | None = None, known_hole: str | None = None) -> None:
+         runs_reason: str | None = None) -> None:
     assert (error is None) == accepted, name
     CASES.append(dict(name=name, description=description, files=files or {}, error=error, accepted=accepted,
-                      remove=list(remove), special=special or {}, runs_reason=runs_reason, known_hole=known_hole))
+                      remove=list(remove), special=special or {}, runs_reason=runs_reason))
 
 
 PRICES = "prices/on_demand_2025-06-01.csv"
@@ -492,8 +491,6 @@ def write() -> None:
             out.append(f"remove = {json.dumps(c['remove'])}")
         if c["runs_reason"]:
             out.append(f"runs_reason = {_toml_string(c['runs_reason'])}")
-        if c["known_hole"]:
-            out.append(f"known_hole = {_toml_string(c['known_hole'])}")
         if c["special"]:
             out.append("[special]")
             out += [f"{_toml_string(k)} = {_toml_string(v)}" for k, v in c["special"].items()]

@@ -8,7 +8,7 @@ effective hourly rate), as_of (Date), source, the pricing option (pricing_model,
 payment_option, offering_class), upfront_usd, recurring_usd_per_hour, certainty, the spot spread
 (zone_count, zone_min_usd_per_hour, zone_max_usd_per_hour, interruption_frequency), file (relative
 to the folder), line (line number, rate code or JSON path). Bad input raises
-pipelines.errors.InputError, never another exception.
+pipelines.domain.errors.InputError, never another exception.
 
 Formats: the normalized CSV (normalized.py); AWS Price List CSV and JSON with reserved terms
 (aws.py, aws_json.py, aws_terms.py), AWS savings plan offers (aws_savings_plans.py), EC2

@@ -27,7 +27,7 @@ from typing import Iterator
 import duckdb
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws_terms
 from pipelines.ingest.prices.aws_columns import METADATA_KEYS, NEEDED, OPTIONAL, column_key
 from pipelines.ingest.prices.instances import instance_types

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws_terms
 from pipelines.ingest.prices.instances import instance_types
 from pipelines.ingest.prices.jsontools import as_dict, as_text, key, opt_text

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws
 from pipelines.ingest.prices.aws_columns import column_key
 from pipelines.ingest.prices.aws_terms import PURCHASE_OPTIONS

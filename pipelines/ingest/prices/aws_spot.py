@@ -39,7 +39,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices.instances import instance_types
 from pipelines.ingest.prices.jsontools import as_dict, as_list, as_text, key, opt_text
 from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices.normalized import HOURS_PER_YEAR, effective_hourly, parse_price, parse_upfront
 
 OFFER_CODE = "AmazonEC2"

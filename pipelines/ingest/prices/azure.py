@@ -29,7 +29,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices.instances import instance_types
 from pipelines.ingest.prices.jsontools import as_dict, as_list, as_text, opt_text
 from pipelines.ingest.prices.normalized import HOURS_PER_YEAR, parse_day, parse_price, parse_upfront, price_frame

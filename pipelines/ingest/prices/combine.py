@@ -16,9 +16,9 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
-from pipelines.ingest.prices.normalized import PRICE_OPTION
+from pipelines.domain.pricing import PRICE_OPTION
 
 KEY = ["provider", "region", "instance_type", *PRICE_OPTION, "as_of"]
 PRICE_TOLERANCE = 5e-7

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 HEAD_BYTES = 4096
 

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.jsontools import as_dict, as_list, opt_text
 from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame

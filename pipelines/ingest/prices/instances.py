@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 INSTANCE_COLUMNS = (
     "provider", "instance_type", "accelerator", "accelerator_count",

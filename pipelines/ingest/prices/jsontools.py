@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 
 def as_dict(value: object, path: Path, where: str) -> dict:

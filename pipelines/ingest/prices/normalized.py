@@ -5,7 +5,7 @@ the source. The checks live here, once, so a price is held to the same rules whe
 from the project's own CSV or from a provider's export: a number, finite, not negative, not
 absurd (> MAX_USD_PER_HOUR), with a plausible date that is not in the future.
 
-Every row carries its pricing option (PRICE_OPTION): pricing_model (on_demand, spot, reserved,
+Every row carries its pricing option (domain.pricing.PRICE_OPTION): pricing_model (on_demand, spot, reserved,
 savings_plan, committed_use), term_years (1 or 3, commitments only), payment_option (no_upfront,
 partial_upfront, all_upfront; where a provider sells several) and offering_class (standard,
 convertible for AWS reserved instances; compute, ec2_instance for AWS savings plans, whose two
@@ -41,16 +41,13 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
+from pipelines.domain.pricing import COMMITMENTS, PAYMENT_OPTIONS, PRICING_MODELS
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.names import not_one_of
 
 PROVIDERS = ("aws", "gcp", "azure")
 
-PRICING_MODELS = ("on_demand", "spot", "reserved", "savings_plan", "committed_use")
-COMMITMENTS = ("reserved", "savings_plan", "committed_use")  # the models that have a term
-TERMS_YEARS = (1, 3)
-PAYMENT_OPTIONS = ("no_upfront", "partial_upfront", "all_upfront")
 RESERVED_CLASSES = ("standard", "convertible")  # AWS reserved instances
 SAVINGS_PLAN_CLASSES = ("compute", "ec2_instance")  # AWS Compute and EC2 Instance Savings Plans
 OFFERING_CLASSES = RESERVED_CLASSES + SAVINGS_PLAN_CLASSES
@@ -85,8 +82,6 @@ PRICE_SCHEMA: dict[str, pl.DataType] = {
     "line": pl.Utf8,
 }
 PRICE_COLUMNS = list(PRICE_SCHEMA)
-# What tells two prices of one instance apart besides its date: one price per option and date.
-PRICE_OPTION = ["pricing_model", "term_years", "payment_option", "offering_class"]
 
 # The dearest on-demand instance any provider lists is a few hundred USD/h; anything above this
 # is a unit mix-up (per month, per 1000 hours, another currency) rather than a price.

@@ -21,13 +21,12 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp, skypilot
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.instances import check_instances
-from pipelines.ingest.prices.normalized import (
-    PRICE_COLUMNS, PRICE_OPTION, PRICING_MODELS, empty_prices, read_normalized_csv,
-)
+from pipelines.domain.pricing import PRICE_OPTION, PRICING_MODELS
+from pipelines.ingest.prices.normalized import PRICE_COLUMNS, empty_prices, read_normalized_csv
 
 # Files in a price folder that are not price files: notes and in-flight downloads.
 _SKIPPED_SUFFIXES = (".md", ".txt", ".part", ".tmp")

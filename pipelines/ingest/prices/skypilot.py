@@ -51,7 +51,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame
 

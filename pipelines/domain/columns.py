@@ -3,7 +3,7 @@
 The Dagster UI shows these in every table's column schema, and the data files' pages can explain
 their columns from here. A column name means the same in every table it appears in, except where
 TABLE_COLUMNS says otherwise for one table. `unit` says how the report shows a number (the
-functions of pipelines/publish/numbers.py); previews in the UI round with the same functions.
+functions of pipelines/domain/units.py); previews in the UI round with the same functions.
 The data files carry their table's columns: data/mlperf_runs and data/mlperf_scores are
 stg_mlperf_runs and stg_mlperf_scores (the atlas's: atlas_runs and atlas_scores), data/atlas is
 atlas_costs and data/atlas_not_priced is atlas_unpriced.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pipelines.publish import numbers
+from pipelines.domain import units
 
 
 @dataclass(frozen=True)
@@ -25,15 +25,25 @@ class Column:
 
 # How the report shows a number of each unit: the same functions the report's tables use.
 FORMATS = {
-    "usd": numbers.usd,
-    "usd_per_hour": numbers.usd_hour,
-    "minutes": numbers.minutes,
-    "percent": numbers.pct,
-    "ratio": numbers.times,
-    "count": numbers.count,
-    "kwh": numbers.kwh,
-    "kg_co2e": numbers.kg_co2e,
+    "usd": units.usd,
+    "usd_per_hour": units.usd_hour,
+    "minutes": units.minutes,
+    "percent": units.pct,
+    "ratio": units.times,
+    "count": units.count,
+    "kwh": units.kwh,
+    "kg_co2e": units.kg_co2e,
 }
+
+# Values some columns take, named once for the metrics that write them and the documents that show them.
+# samples_per_dollar_basis: which formula gave a row's samples per dollar (metrics/cost.py)
+MEASURED_BASIS = "measured throughput"
+CONVERGENCE_BASIS = "samples to converge / cost"
+LOGGED_BASIS = "MLPerf log throughput"
+OWN_MEASUREMENT = "measured on the instance itself"  # the note of a throughput row measured on the instance
+# energy_basis: where a run's energy comes from (metrics/energy.py)
+MEASURED = "measured"
+ESTIMATE = "estimate (board power)"
 
 COLUMNS: dict[str, Column] = {
     # what is compared
@@ -419,7 +429,7 @@ def describe(table: str, column: str) -> Column | None:
 
 
 def formatted(table: str, column: str, value) -> str:
-    """A value as the report would show it: numbers with a unit through numbers.py, other floats
+    """A value as the report would show it: numbers with a unit through units.py, other floats
     rounded to 4 decimals, missing values empty."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""

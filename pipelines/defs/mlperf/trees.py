@@ -7,7 +7,7 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, score_trees, stored
+from pipelines.ingest.mlperf.tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, score_trees, stored
 from pipelines.ingest.report_config import mlperf_tree_roots
 from pipelines.warehouse import write_frame
 

@@ -10,7 +10,7 @@ and ``metadata`` makes the official tool raise (KeyError/TypeError) and stop on 
 submitter folder: such a run is reported with ``crash`` set.
 
 Verdict, as the official result summarizer (``_read_result_file``) gives it: a run counts when
-the compliance checker passes the log under the round's rules (mlperf_compliance: required keys,
+the compliance checker passes the log under the round's rules (mlperf.compliance: required keys,
 hyperparameter checks, quality target), and has a ``run_start`` and a ``run_stop``. Time to train
 = (run_stop - run_start) / 60 / 1000 minutes, with run_start and run_stop picked as the official
 tool picks them (it walks the lines and stops as soon as it has seen both: the first run_stop
@@ -19,7 +19,7 @@ marked "aborted" that reached the target counts, as it does for MLCommons.
 
 Throughput, samples_per_second = samples trained / ((run_stop - run_start) / 1000 s): the rate
 over the whole timed run, evaluation pauses included (what a cloud bill pays for). Samples
-trained only where the log states them (mlperf_rules.samples_basis):
+trained only where the log states them (domain.mlperf samples_basis):
   - ResNet-50: ``train_samples`` (the ImageNet training-set size, logged once) times the
     ``epoch_num`` of the first eval_accuracy that meets the checker's target;
   - BERT: the last ``train_samples`` logged after run_start (NVIDIA logs samples trained at the
@@ -36,10 +36,11 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_compliance import TOKEN, LogLine, OfficialCrash, check
-from pipelines.ingest.mlperf_convergence import FileReading, Unreadable, read_file
-from pipelines.ingest.mlperf_rules import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
+from pipelines.domain.errors import InputError
+from pipelines.domain.mllog import TOKEN, LogLine, mllog_lines
+from pipelines.ingest.mlperf.compliance import OfficialCrash, check
+from pipelines.ingest.mlperf.convergence import FileReading, Unreadable, read_file
+from pipelines.domain.mlperf import EPOCHS, LOGGED, LOGGED_OR_EVAL, BenchmarkRule
 
 _DECODER = json.JSONDecoder()
 _SHOWN_MESSAGES = 3  # of the checker's messages in a run's reason, each cut to _MESSAGE_CHARS
@@ -83,32 +84,11 @@ def read_log(path: Path) -> ParsedLog:
     return parsed
 
 
-_TOKEN_BYTES = TOKEN.encode("latin-1")
-
-
 def _token_lines(handle, block_bytes: int = 1 << 22):
     """(line number, ``:::MLLOG ...`` stripped) for the lines holding TOKEN, from the last TOKEN on,
-    as the official parser cuts the lines of the file iterated in text mode.
-
-    Lines end at "\n", "\r\n" or "\r" (universal newlines, which bytes.splitlines splits on) and
-    bytes are latin-1, as the official parser opens the file. Splitting and the token test run in
-    C; only :::MLLOG lines are decoded. Memory: one block (plus a trailing part line).
-    """
-    lineno, carry = 0, b""
-    while True:
-        chunk = handle.read(block_bytes)
-        data = carry + chunk
-        if chunk:  # cut after the last "\n": every line break in data is then complete
-            cut = data.rfind(b"\n") + 1
-            data, carry = data[:cut], data[cut:]
-        lines = data.splitlines()
-        for offset, line in enumerate(lines, start=lineno + 1):
-            at = line.rfind(_TOKEN_BYTES)  # what precedes the last token is dropped, as the official re.sub does
-            if at >= 0:
-                yield offset, line[at:].decode("latin-1").strip()
-        lineno += len(lines)
-        if not chunk:
-            return
+    as the official parser cuts the lines of the file iterated in text mode (domain.mllog reads them)."""
+    for lineno, text in mllog_lines(handle, block_bytes):
+        yield lineno, text.strip()
 
 
 _JSON_SPACE = " \t\n\r"

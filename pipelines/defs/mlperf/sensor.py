@@ -18,11 +18,11 @@
 
 import dagster as dg
 
-from pipelines.defs.atlas_rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rounds_to_score
+from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rounds_to_score
 from pipelines.defs.automation import IN_FLIGHT, regeneration
 from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.resources import PipelineSettings
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 
 TAG_ROUND = "pipelines/mlperf_round"
 

@@ -4,7 +4,7 @@ Mirrors mlperf-logging 4.1.68 (``result_summarizer.py``), the tool whose scores 
 publishes, and says where its score departs from the written rules:
 
 - Runs: every ``result_*.txt`` directly in ``results/<system>/<benchmark>/``; a run that fails
-  the compliance checker (mlperf_logs) is a failed run.
+  the compliance checker (mlperf.logs) is a failed run.
 - Olympic mean: with k failed runs allowed (1; 4 for unet3d) and f failed (f <= k), sort the
   times of the runs that count, drop the k fastest and the k - f slowest (each failed run is one
   of the dropped slowest), and average the rest. More failures than allowed, or nothing left to
@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_logs import RunResult, read_log
-from pipelines.ingest.mlperf_rules import BenchmarkRule
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf.logs import RunResult, read_log
+from pipelines.domain.mlperf import BenchmarkRule
 from pipelines.ingest.systems_json import PLACEHOLDERS
 
 # The summarizer's table columns, in its order: (fields of the systems JSON it needs, how it

@@ -22,7 +22,7 @@ entries, from its RCP checker's reading of every result file of the folder (comp
   has to decode), it prints a warning and reports neither.
 
 ``samples_to_converge`` here is the tool's figure in the tool's unit (samples or epochs by
-benchmark and round); mlperf_rules.training_samples turns it into training samples.
+benchmark and round); domain.mlperf.training_samples turns it into training samples.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from pipelines.ingest.mlperf_compliance import TOKEN, LogLine
+from pipelines.domain.mllog import TOKEN, LogLine
 
 NOT_CONVERGED = 1e9  # what the official reader counts for a run that did not converge
 _SAMPLE_COUNT_BENCHMARKS = frozenset({"llama2_70b_lora", "flux1", "llama31_405b", "llama31_8b", "gpt_oss_20b",

@@ -35,31 +35,12 @@ files again for every log).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
-from types import CodeType
 
-import yaml
 from mlperf_logging.compliance_checker.mlp_compliance import all_same, is_integer
 
-RULES_PACKAGE = "mlperf_logging.compliance_checker"
-_CONFIG_NAME = re.compile(r"^training_\d+\.\d+\.\d+/[A-Za-z0-9_.-]+\.yaml$")
-
-
-TOKEN = ":::MLLOG "  # what starts every record of an MLPerf log line (the official parser's token)
-
-
-@dataclass(slots=True)
-class LogLine:
-    """One :::MLLOG record as the official parser builds it (mutable: BEGIN code copies and edits lines)."""
-
-    full_string: str
-    timestamp: float
-    key: str
-    value: dict  # {"value": ..., "metadata": ...}
-    lineno: int
+from pipelines.domain.mllog import LogLine
+from pipelines.domain.rule_files import Broken as _Broken, Key as _Key, RuleFile as _Config, rule_file as _config
 
 
 class OfficialCrash(Exception):
@@ -86,88 +67,7 @@ class Verdict:
         return not self.messages
 
 
-class _Broken:
-    """A snippet that does not compile. eval/exec refuse it with TypeError where the official eval
-    raises SyntaxError: the same handling follows (a message, or a stop: neither is a ValueError)."""
 
-    def __init__(self, error: SyntaxError):
-        self.error = error
-
-
-def _compile(source: str, mode: str) -> CodeType | _Broken:
-    try:
-        return compile(source.strip(), "<mlperf-logging rule>", mode)
-    except SyntaxError as error:
-        return _Broken(error)
-
-
-def _compile_list(tests) -> tuple[tuple[str, CodeType | _Broken], ...]:
-    tests = tests if isinstance(tests, list) else [tests]
-    return tuple((t, _compile(t, "eval")) for t in tests)
-
-
-@dataclass(frozen=True)
-class _Key:
-    name: str
-    req: str | None
-    pre: CodeType | _Broken | None
-    checks: tuple
-    post: CodeType | _Broken | None
-    first_checks: tuple
-    at_least_one: tuple[str, CodeType | _Broken] | None
-
-
-@dataclass(frozen=True)
-class _Config:
-    begin: CodeType | _Broken | None
-    keys: dict[str, _Key]
-    end_pre: CodeType | _Broken | None
-    end_checks: tuple
-
-
-# Every scalar a string, as the official checker's rules expect. libyaml's loader (in PyYAML's wheels) reads the
-# same documents as the pure-Python one, 11 times faster (all 319 rule files of the package: 0.06 s vs 0.70 s).
-_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-
-
-@lru_cache(maxsize=None)
-def _config(name: str) -> _Config | None:
-    """A rule file of the package, compiled; None when the package has no such file."""
-    if not _CONFIG_NAME.match(name) or ".." in name:
-        return None
-    path = resources.files(RULES_PACKAGE).joinpath(name)
-    if not path.is_file():
-        return None
-    items = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or []
-    begin = [x["BEGIN"] for x in items if list(x)[0] == "BEGIN"]
-    end = [x["END"] for x in items if list(x)[0] == "END"]
-    assert len(begin) <= 1 and len(end) <= 1, f"{name}: more than one BEGIN or END block"
-    keys: dict[str, _Key] = {}
-    for item in items:
-        if list(item)[0] != "KEY":
-            continue
-        record = item["KEY"]
-        at_least = record.get("ATLEAST_ONE_CHECK")
-        keys[record["NAME"]] = _Key(
-            name=record["NAME"], req=record.get("REQ"),
-            pre=_compile(record["PRE"], "exec") if "PRE" in record else None,
-            checks=_compile_list(record["CHECK"]) if "CHECK" in record else (),
-            post=_compile(record["POST"], "exec") if "POST" in record else None,
-            first_checks=_compile_list(record["FIRST_CHECK"]) if "FIRST_CHECK" in record else (),
-            at_least_one=(at_least, _compile(at_least, "eval")) if at_least is not None else None,
-        )
-    end_record = end[0] if end else {}
-    return _Config(
-        begin=_compile(begin[0]["CODE"], "exec") if begin else None,
-        keys=keys,
-        end_pre=_compile(end_record["PRE"], "exec") if "PRE" in end_record else None,
-        end_checks=_compile_list(end_record["CHECK"]) if "CHECK" in end_record else (),
-    )
-
-
-def has_rules(ruleset: str) -> bool:
-    """True when the installed package ships training rules for this ruleset ('1.0.0')."""
-    return _config(f"training_{ruleset}/common.yaml") is not None
 
 
 class _Messages:
@@ -319,14 +219,3 @@ def _eval_check(source: str, code, state: dict, line: LogLine, messages: _Messag
             messages.put(f"CHECK for '{line.key}' failed in line {line.lineno}: {source.strip()}", key=line.key)
     except Exception:
         messages.put(f"Failed executing CHECK code: {source.strip()} (line {line.lineno})", key=line.key)
-
-
-def quality_target(ruleset: str, benchmark: str) -> tuple[str, str] | None:
-    """(key, expression) of the closed-division quality target of a benchmark, or None."""
-    config = _config(f"training_{ruleset}/closed_{benchmark}.yaml")
-    if config is None:
-        return None
-    for rule in config.keys.values():
-        if rule.at_least_one is not None:
-            return rule.name, rule.at_least_one[0]
-    return None

@@ -1,7 +1,7 @@
 """Facts a systems JSON leaves out, taken from the system's name where it states them unambiguously.
 
 The official summarizer stops on a systems JSON without a field its table prints; the walker then
-scores the runs by the rules (mlperf_tree), and the atlas needs the division and the node count
+scores the runs by the rules (mlperf.tree), and the atlas needs the division and the node count
 the file should have given. Each is taken only from a statement that the published corpus
 (v0.7 ... v5.1) shows to be unambiguous; otherwise it stays unknown, and the entry says so.
 

@@ -4,9 +4,9 @@ One walker for both readers, in two modes:
 - strict (``score_trees``, the main report's hand-picked trees): the layout must be the official
   one; a results folder without its systems JSON, a folder that is not a benchmark of the round,
   an unusable scaling.json or an unreadable log stop the run with an InputError naming the path;
-- lenient (``mlperf_corpus.score_corpus``, the atlas's whole published corpus): every problem is
+- lenient (``mlperf.corpus.score_corpus``, the atlas's whole published corpus): every problem is
   kept as the reason of the entry it concerns, and the layout quirks of the published trees
-  (mlperf_quirks) are recorded as entries that say why the official summarizer does not score them.
+  (mlperf.quirks) are recorded as entries that say why the official summarizer does not score them.
 
 Layout (as MLCommons publishes it and the official result summarizer reads it)::
 
@@ -16,10 +16,10 @@ Layout (as MLCommons publishes it and the official result summarizer reads it)::
 A root is a round folder (its children that hold ``results/`` are submitters) or one submitter
 folder. The round comes from the explicit argument, else from the folder name.
 
-Scores are those of the official result summarizer, mlperf-logging 4.1.68 (mlperf_summarizer for
-olympic scoring and systems, mlperf_logs and mlperf_compliance for each run), with
+Scores are those of the official result summarizer, mlperf-logging 4.1.68 (mlperf.summarizer for
+olympic scoring and systems, mlperf.logs and mlperf.compliance for each run), with
 ``rule_deviation`` where that score departs from the written rules and ``official_crash`` where
-the official tool raises instead of answering (mlperf_corpus says which other entries of the same
+the official tool raises instead of answering (mlperf.corpus says which other entries of the same
 submitter folder that takes down). ``score_basis`` says where a score comes from: ``official``,
 the tool's own answer; ``rules``, where the tool stops on a field of its table that its scoring
 never reads (a systems JSON without ``number_of_nodes`` or ``division``): the runs are scored by
@@ -29,15 +29,15 @@ as the tool's scoring function scores them, and ``official_crash`` keeps why the
 Division: ``closed`` or ``open`` from the systems JSON's ``division`` (the summarizer prints that
 field; v0.7 and v1.0 files spell it ``close``: closed, though the tool's GBS and samples to
 converge need ``closed`` to the letter). A systems JSON without one takes it from the system's
-name where that states it (mlperf_gaps: ``modelarts_512_tensorflow_close``); ``division_source``
+name where that states it (mlperf.gaps: ``modelarts_512_tensorflow_close``); ``division_source``
 says which. Otherwise (no such field and a name that does not say, another value, no systems
 JSON) the division is None: unknown, and the atlas shows and prices such an entry but ranks it
 against neither division.
 
 Per-benchmark facts beyond the time are computed from the same runs the time score uses:
 throughput in ``BENCHMARK_FACTS``; global batch size and samples to converge (from every result
-file, as the official summarizer's detailed CSV gives them: mlperf_convergence); the measured
-energy of a folder with power logs (``<benchmark>/power/<result>/``, mlperf_power) after the time score, whose runs and scaling factor
+file, as the official summarizer's detailed CSV gives them: mlperf.convergence); the measured
+energy of a folder with power logs (``<benchmark>/power/<result>/``, mlperf.power) after the time score, whose runs and scaling factor
 it averages (mlperf_scores: energy_joules, energy_kwh, official_energy_joules, energy_runs,
 energy_note; mlperf_runs: the per-run values).
 
@@ -46,29 +46,29 @@ Files are parsed one at a time; only small rows are kept, so memory stays flat.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from pipelines.errors import InputError
-from pipelines.ingest import mlperf_quirks as quirks
-from pipelines.ingest.mlperf_convergence import folder_convergence
-from pipelines.ingest.mlperf_logs import RunResult, parse_result_file
-from pipelines.ingest.mlperf_power import RUN_COLUMNS, SCORE_COLUMNS, has_power, run_columns, score_columns, score_power
-from pipelines.ingest.mlperf_rules import (BenchmarkRule, benchmark_name, benchmark_rule, normalize_round,
-                                           training_samples)
-from pipelines.ingest.mlperf_gaps import division_from_names
-from pipelines.ingest.mlperf_summarizer import (OfficialSystem, official_system, power_crash, scaling_factor,
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf import quirks
+from pipelines.ingest.mlperf.convergence import folder_convergence
+from pipelines.ingest.mlperf.logs import RunResult, parse_result_file
+from pipelines.ingest.mlperf.power import RUN_COLUMNS, SCORE_COLUMNS, has_power, run_columns, score_columns, score_power
+from pipelines.domain.mlperf import (BenchmarkRule, benchmark_model, benchmark_name, benchmark_rule, normalize_round,
+                                     training_samples)
+from pipelines.domain.rounds import folder_round
+from pipelines.ingest.mlperf.gaps import division_from_names
+from pipelines.ingest.mlperf.summarizer import (OfficialSystem, official_system, power_crash, scaling_factor,
                                                 score_benchmark)
 
 RUNS_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "run_file": pl.Utf8, "minutes": pl.Float64, "status": pl.Utf8, "reason": pl.Utf8,
     "samples_per_second": pl.Float64, "folder": pl.Utf8,
-} | RUN_COLUMNS  # measured energy per run (mlperf_power), null without power logs
+} | RUN_COLUMNS  # measured energy per run (mlperf.power), null without power logs
 SCORES_SCHEMA = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
     "runs": pl.Int64, "dropped_runs": pl.Int64, "time_to_train_minutes": pl.Float64,
@@ -77,9 +77,8 @@ SCORES_SCHEMA = {
     "scaling_factor": pl.Float64, "benchmark_model": pl.Utf8, "folder": pl.Utf8,
     "benchmark_path": pl.Utf8, "quirk": pl.Utf8, "division_source": pl.Utf8, "score_basis": pl.Utf8,
     "global_batch_size": pl.Int64, "summarizer_samples_to_converge": pl.Float64, "samples_to_converge": pl.Float64,
-} | SCORE_COLUMNS  # measured energy per training run (mlperf_power), null without power logs
+} | SCORE_COLUMNS  # measured energy per training run (mlperf.power), null without power logs
 
-_ROUND_FOLDER = re.compile(r"^training_results_(v\d+\.\d+)$")
 _NOT_READ = "the official summarizer does not read this folder"
 OFFICIAL, RULES = "official", "rules"  # score_basis: the official tool's answer, or the rules where it stops
 
@@ -120,7 +119,7 @@ BENCHMARK_FACTS: tuple[Callable[[BenchmarkRule, list[RunResult]], dict], ...] = 
 
 def _convergence(task: Task, rule: BenchmarkRule, runs: list[RunResult]) -> dict:
     """Global batch size and samples to converge as the official summarizer's detailed CSV gives them
-    (mlperf_convergence), and the latter in training samples (mlperf_rules.training_samples)."""
+    (mlperf.convergence), and the latter in training samples (domain.mlperf.training_samples)."""
     # a folder the tool does not read, or a division not spelled "closed": neither
     division = task.division if task.official_reads and task.rcp_columns else None
     found = folder_convergence([run.convergence for run in runs], rule.ruleset, division)
@@ -134,9 +133,9 @@ def round_of(root: Path, explicit: str | None) -> str:
     if explicit is not None:
         return normalize_round(explicit, root)
     for folder in (root, root.parent):
-        match = _ROUND_FOLDER.match(folder.name)
-        if match:
-            return normalize_round(match.group(1), root)
+        found = folder_round(folder.name)
+        if found:
+            return normalize_round(found, root)
     raise InputError(root, None, "cannot tell the MLPerf round: name the folder "
                                  "training_results_vX.Y or pass round explicitly")
 
@@ -184,7 +183,7 @@ def find_tasks(root: Path, round_: str, strict: bool = False) -> list[Task]:
 
 
 def _division(system: OfficialSystem, folder_name: str) -> tuple[str | None, str | None]:
-    """(division, where it comes from): the systems JSON's, else its name's (mlperf_gaps); a system
+    """(division, where it comes from): the systems JSON's, else its name's (mlperf.gaps); a system
     whose JSON the tool cannot read at all (none, not JSON) has none."""
     if system.division is not None:
         return system.division, "systems JSON"
@@ -218,7 +217,7 @@ def score_task(task: Task, strict: bool = False) -> tuple[dict, list[dict]]:
         return row | _official_answer(task, None, [], strict) | {"reason": problem}, []
     rule = benchmark_rule(task.round, benchmark)
     runs = [_parse(file, rule, strict) for file in files]
-    row |= {"benchmark": rule.benchmark, "benchmark_model": quirks.benchmark_model(task.round, rule.benchmark),
+    row |= {"benchmark": rule.benchmark, "benchmark_model": benchmark_model(task.round, rule.benchmark),
             "dropped_runs": sum(1 for run in runs if not run.scored)}
     for facts in BENCHMARK_FACTS:
         row |= facts(rule, runs)

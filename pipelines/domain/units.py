@@ -1,4 +1,7 @@
-"""Numbers formatted once, here; the tables, charts and summary all show these same strings."""
+"""Numbers formatted once, here; the tables, charts and summary all show these same strings.
+
+The units of the domain: how a number of each unit (USD, USD/h, minutes, percent, ratio, count,
+kWh, kg CO2e) is written; columns.py names each column's unit."""
 
 from __future__ import annotations
 

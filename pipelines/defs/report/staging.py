@@ -9,10 +9,10 @@ import polars as pl
 from pipelines.config import BUNDLED_RAW
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.fingerprint import input_files
-from pipelines.ingest.mlperf_quirks import report_benchmark
-from pipelines.ingest.mlperf_rules import round_order
+from pipelines.domain.mlperf import report_benchmark
+from pipelines.domain.rounds import round_order
 from pipelines.ingest.accelerators import read_catalog_table
 from pipelines.ingest.board_power import has_board_power, read_board_power
 from pipelines.ingest.carbon_factors import read_grid_intensity, read_pue
@@ -178,7 +178,7 @@ def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
 
 
 def _report_benchmarks(frame: pl.DataFrame) -> pl.DataFrame:
-    """Each result under the benchmark name the report compares it by (mlperf_quirks.report_benchmark:
+    """Each result under the benchmark name the report compares it by (domain.mlperf.report_benchmark:
     v2.0-v4.1 ssd is retinanet, v4.0-v4.1 gnn is rgat)."""
     names = frame.select("round", "benchmark").unique().with_columns(
         pl.struct("round", "benchmark").map_elements(lambda r: report_benchmark(r["round"], r["benchmark"]),

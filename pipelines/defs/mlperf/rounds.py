@@ -25,10 +25,10 @@ import dagster as dg
 
 from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
-from pipelines.errors import InputError
+from pipelines.domain.errors import InputError
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
-from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA, score_corpus
-from pipelines.ingest.mlperf_tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION
+from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA, score_corpus
+from pipelines.ingest.mlperf.tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION
 
 MLPERF_ROUNDS = dg.DynamicPartitionsDefinition(name="mlperf_rounds")
 CORPUS = "mlperf_corpus"  # the observable source asset standing for MLPERF_DIR
@@ -72,7 +72,7 @@ def _observe_corpus(settings: PipelineSettings) -> dg.ObserveResult:
 
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta (as defs/raw.py's)
+    warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta (as defs/report/raw.py's)
     mlperf_corpus = dg.observable_source_asset(
         name=CORPUS, group_name="raw", tags={"dagster/kind/file": ""},
         description="The MLPerf Training corpus in MLPERF_DIR: one training_results_vX.Y folder per round "

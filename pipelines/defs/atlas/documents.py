@@ -4,11 +4,12 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
-from pipelines.defs.atlas_marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
+from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
                                        stale_after_days)
-from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
+from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.metadata import layout_metadata
 from pipelines.defs.resources import PipelineSettings
+from pipelines.metrics.atlas import instance_prices
 from pipelines.publish.from_marts import generated_on
 from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
 from pipelines.warehouse import read_table
@@ -70,7 +71,10 @@ def _atlas_inputs(settings: PipelineSettings) -> dict:
     with settings.connect() as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
         tables["catalog_unknown_accelerators"] = read_table(conn, "catalog_unknown_accelerators")
-        return {"tables": tables, "price_date": atlas_price_date(conn),
+        price_date = atlas_price_date(conn)
+        # publish renders prices; which one is in force on the price date is the metrics' to say
+        tables["atlas_instance_prices"] = instance_prices(tables["atlas_instances"], tables["atlas_prices"], price_date)
+        return {"tables": tables, "price_date": price_date,
                 "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf),
                 "generated_on": generated_on().isoformat()}
 

@@ -1,14 +1,14 @@
 """Layout quirks of the published MLPerf Training result trees, and facts the logs get wrong.
 
 Every function here answers one question about a real tree without raising for bad content;
-mlperf_tree (lenient mode) turns the answers into rows that say why an entry has no score.
+mlperf.tree (lenient mode) turns the answers into rows that say why an entry has no score.
 
-Benchmarks whose name stayed while the model changed are kept apart by ``benchmark_model``:
+Benchmarks whose name stayed while the model changed are kept apart by ``benchmark_model`` (domain.mlperf):
 ``ssd`` is SSD-ResNet34 up to v1.1 and RetinaNet from v2.0 (renamed ``retinanet`` in v5.0, same
 model); ``dlrm`` (v0.7-v2.1) and ``dlrm_dcnv2`` (v3.0 on) are different models on the same data;
 ``gnn`` (v4.0, v4.1) and ``rgat`` (v5.0 on) stay apart as the rounds name them. The report, which
 compares instances on one benchmark name, counts v2.0-v4.1 ``ssd`` as ``retinanet`` and v4.0-v4.1
-``gnn`` as ``rgat`` (``report_benchmark``).
+``gnn`` as ``rgat`` (``report_benchmark``, domain.mlperf).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import json
 import re
 from pathlib import Path
 
-from pipelines.ingest.mlperf_logs import TOKEN
-from pipelines.ingest.mlperf_rules import benchmark_name, round_key
+from pipelines.domain.mllog import TOKEN, mllog_lines
+from pipelines.domain.mlperf import benchmark_name
 
 _RESULT_FILE = re.compile(r"^result_.*\.txt$")
 
@@ -88,15 +88,15 @@ def logged_benchmark(files: list[Path], round_: str) -> tuple[str | None, str | 
 def _first_value(path: Path, key: str) -> object:
     needle = f'"{key}"'
     try:
-        with open(path, encoding="latin-1") as lines:
-            for line in lines:
-                if needle in line and TOKEN in line:
-                    try:
-                        record = json.loads(line[line.rfind(TOKEN) + len(TOKEN):])
-                    except ValueError:
-                        continue
-                    if isinstance(record, dict) and record.get("key") == key:
-                        return record.get("value")
+        with open(path, "rb") as handle:
+            # the needle anywhere on the line (a cheap test), the record after its last token
+            for _, line in mllog_lines(handle, containing=needle.encode("latin-1")):
+                try:
+                    record = json.loads(line[len(TOKEN):])
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and record.get("key") == key:
+                    return record.get("value")
     except OSError:
         return None
     return None
@@ -120,52 +120,3 @@ def status_class(status: str | None) -> str:
     if "available" in text:
         return "available"
     return "unknown"
-
-
-# (benchmark, first round it applies to) -> model key; the newest matching entry wins.
-_MODEL_BY_ROUND = {
-    "ssd": [("v0.7", "ssd-resnet34"), ("v2.0", "retinanet")],
-}
-MODEL_NAMES = {
-    "resnet": "ResNet-50 (ImageNet)", "bert": "BERT-Large (Wikipedia)", "dlrm": "DLRM (Criteo 1TB)",
-    "dlrm-dcnv2": "DLRM-DCNv2 (Criteo 4TB multi-hot)", "maskrcnn": "Mask R-CNN (COCO)",
-    "minigo": "MiniGo", "ssd-resnet34": "SSD-ResNet34 (COCO)", "retinanet": "RetinaNet (OpenImages)",
-    "rnnt": "RNN-T (LibriSpeech)", "unet3d": "3D U-Net (KiTS19)", "gnmt": "GNMT", "transformer": "Transformer",
-    "gpt3": "GPT-3 175B", "stable-diffusion": "Stable Diffusion", "llama2-70b-lora": "Llama 2 70B LoRA",
-    "gnn": "GNN (R-GAT, v4.x)", "rgat": "R-GAT (IGBH)", "llama31-405b": "Llama 3.1 405B",
-    "llama31-8b": "Llama 3.1 8B", "flux1": "FLUX.1",
-}
-
-
-def benchmark_model(round_: str, benchmark: str) -> str:
-    """The model behind a benchmark name in a round: only equal keys are comparable."""
-    key = benchmark.replace("_", "-")
-    for since, model in _MODEL_BY_ROUND.get(benchmark, []):
-        if round_key(round_) >= round_key(since):
-            key = model
-    return key
-
-
-# The report's benchmark names: a result counts for the current name of the same model under the
-# same rules. (old name, first round, last round) -> the name v5.0 gave it.
-_REPORT_RENAMES = {
-    "ssd": ("v2.0", "v4.1", "retinanet"),  # RetinaNet from v2.0; before v2.0 ssd is SSD-ResNet34: kept
-    "gnn": ("v4.0", "v4.1", "rgat"),       # R-GAT on IGBH, renamed rgat in v5.0
-}
-
-
-def report_benchmark(round_: str | None, benchmark: str) -> str:
-    """The benchmark a result counts for in the report: v2.0-v4.1 ``ssd`` is ``retinanet`` and
-    v4.0-v4.1 ``gnn`` is ``rgat`` (the names v5.0 gave the same models); any other name, a round
-    outside those ranges or an unknown round keeps its name. The atlas keeps the rounds' own names
-    (``benchmark_model``)."""
-    rename = _REPORT_RENAMES.get(benchmark)
-    if rename is None or round_ is None:
-        return benchmark
-    first, last, new = rename
-    try:
-        key = round_key(round_)
-    except ValueError:
-        return benchmark
-    return new if round_key(first) <= key <= round_key(last) else benchmark
-

@@ -11,16 +11,17 @@ import dagster as dg
 import polars as pl
 
 from pipelines.config import Paths
-from pipelines.defs.atlas_rounds import mlperf_dir_or_fail
-from pipelines.defs.marts import report_settings
+from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
+from pipelines.defs.report.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import NORMALIZED_COLUMNS, catalog_rows, normalized_systems
-from pipelines.ingest.mlperf_corpus import SYSTEMS_SCHEMA
+from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA
 from pipelines.ingest.corpus_rounds import corpus_rounds
-from pipelines.ingest.mlperf_tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, stored
+from pipelines.ingest.mlperf.tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, stored
 from pipelines.metrics import atlas as metrics
-from pipelines.metrics.price_changes import offered, on_demand, prices_in_force
+from pipelines.domain.pricing import on_demand
+from pipelines.metrics.price_changes import offered, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.warehouse import create_table, read_table, to_polars, write_frame
 

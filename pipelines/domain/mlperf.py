@@ -10,9 +10,13 @@ Read at run time from mlperf-logging (4.1.68):
 - the benchmarks of each round (``benchmark_meta.get_allowed_benchmarks``) and the result files
   each benchmark needs under the written rules (``get_result_file_counts``);
 - the quality targets: the ``ATLEAST_ONE_CHECK`` of the closed-division rules of the benchmark
-  (see mlperf_compliance; ``target.describe()`` gives it as text).
+  (domain.rule_files; ``target.describe()`` gives it as text).
 Written in the summarizer's code, so here: at most 1 failed run, 4 for unet3d, which is also how
 many times are dropped from each end of the sorted times; the folder alias ``mask`` = maskrcnn.
+
+And the names: every benchmark of every round, the model behind a benchmark name in a round
+(``benchmark_model``, ``MODEL_NAMES``) and the name a result counts for in the report
+(``report_benchmark``). Rounds themselves are parsed in domain.rounds.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from pathlib import Path
 import polars as pl
 from mlperf_logging.benchmark_meta import get_allowed_benchmarks, get_result_file_counts
 
-from pipelines.errors import InputError
-from pipelines.ingest.mlperf_compliance import RULES_PACKAGE, quality_target
+from pipelines.domain.errors import InputError
+from pipelines.domain.rounds import round_key, round_name
+from pipelines.domain.rule_files import RULES_PACKAGE, quality_target
 
-# How the parser derives samples trained (see mlperf_logs for the exact method):
+# How the parser derives samples trained (see ingest/mlperf/logs.py for the exact method):
 EPOCHS = "epochs"  # train_samples (the dataset size) x epoch_num of the eval that reached the target
 LOGGED = "logged_samples"  # train_samples logged after run_start (samples actually trained)
 LOGGED_OR_EVAL = "logged_samples_or_eval_epoch"  # as LOGGED, else eval epoch_num (counts samples)
@@ -106,34 +111,20 @@ RULES: dict[str, dict[str, BenchmarkRule]] = _build()
 # Every benchmark name of every round: the names a report, a mapping or a throughput row may use.
 MLPERF_BENCHMARKS: tuple[str, ...] = tuple(sorted({b for rules in RULES.values() for b in rules}))
 
+# closed first wherever divisions are listed
+DIVISION_ORDER = pl.col("division").replace_strict({"closed": 0, "open": 1}, default=2, return_dtype=pl.Int8)
+
 # Folder names the official summarizer maps to benchmark names.
 BENCHMARK_ALIASES = {"mask": "maskrcnn"}
-
-_ROUND_RE = re.compile(r"^(?:training_results_)?v?(\d+)\.(\d+)(?:\.0)?$")
 
 
 def normalize_round(text: str, path: str | Path | None = None) -> str:
     """'v1.0', '1.0', '1.0.0' or 'training_results_v1.0' -> 'v1.0'; unknown -> InputError."""
-    match = _ROUND_RE.match(str(text).strip())
-    round_ = f"v{match.group(1)}.{match.group(2)}" if match else None
+    round_ = round_name(text)
     if round_ not in RULES:
         known = ", ".join(RULES)
         raise InputError(path or text, None, f"unknown MLPerf Training round {text!r} (known: {known})")
     return round_
-
-
-def round_key(round_: str) -> tuple[int, int]:
-    """'v4.1' -> (4, 1): the one sort key of MLPerf rounds (v0.7 < v1.0 < ... < v5.1, v10.0 after v9.0)."""
-    match = _ROUND_RE.match(str(round_).strip())
-    if match is None:
-        raise ValueError(f"not an MLPerf round: {round_!r}")
-    return int(match.group(1)), int(match.group(2))
-
-
-def round_order(round_: pl.Expr) -> pl.Expr:
-    """round_key as a polars expression: an integer that sorts rounds in order (major x 1000 + minor)."""
-    parts = round_.str.extract_groups(r"^(?:training_results_)?v?(\d+)\.(\d+)")
-    return parts.struct.field("1").cast(pl.Int64) * 1000 + parts.struct.field("2").cast(pl.Int64)
 
 
 def official_ruleset(round_: str) -> str:
@@ -190,3 +181,52 @@ def training_samples(round_: str, benchmark: str, value: float | None, global_ba
         since, per_epoch = _EPOCH_SAMPLES[benchmark]
         return value * per_epoch if round_key(round_) >= round_key(since) else None
     return None
+
+
+# (benchmark, first round it applies to) -> model key; the newest matching entry wins.
+_MODEL_BY_ROUND = {
+    "ssd": [("v0.7", "ssd-resnet34"), ("v2.0", "retinanet")],
+}
+MODEL_NAMES = {
+    "resnet": "ResNet-50 (ImageNet)", "bert": "BERT-Large (Wikipedia)", "dlrm": "DLRM (Criteo 1TB)",
+    "dlrm-dcnv2": "DLRM-DCNv2 (Criteo 4TB multi-hot)", "maskrcnn": "Mask R-CNN (COCO)",
+    "minigo": "MiniGo", "ssd-resnet34": "SSD-ResNet34 (COCO)", "retinanet": "RetinaNet (OpenImages)",
+    "rnnt": "RNN-T (LibriSpeech)", "unet3d": "3D U-Net (KiTS19)", "gnmt": "GNMT", "transformer": "Transformer",
+    "gpt3": "GPT-3 175B", "stable-diffusion": "Stable Diffusion", "llama2-70b-lora": "Llama 2 70B LoRA",
+    "gnn": "GNN (R-GAT, v4.x)", "rgat": "R-GAT (IGBH)", "llama31-405b": "Llama 3.1 405B",
+    "llama31-8b": "Llama 3.1 8B", "flux1": "FLUX.1",
+}
+
+
+def benchmark_model(round_: str, benchmark: str) -> str:
+    """The model behind a benchmark name in a round: only equal keys are comparable."""
+    key = benchmark.replace("_", "-")
+    for since, model in _MODEL_BY_ROUND.get(benchmark, []):
+        if round_key(round_) >= round_key(since):
+            key = model
+    return key
+
+
+# The report's benchmark names: a result counts for the current name of the same model under the
+# same rules. (old name, first round, last round) -> the name v5.0 gave it.
+_REPORT_RENAMES = {
+    "ssd": ("v2.0", "v4.1", "retinanet"),  # RetinaNet from v2.0; before v2.0 ssd is SSD-ResNet34: kept
+    "gnn": ("v4.0", "v4.1", "rgat"),       # R-GAT on IGBH, renamed rgat in v5.0
+}
+
+
+def report_benchmark(round_: str | None, benchmark: str) -> str:
+    """The benchmark a result counts for in the report: v2.0-v4.1 ``ssd`` is ``retinanet`` and
+    v4.0-v4.1 ``gnn`` is ``rgat`` (the names v5.0 gave the same models); any other name, a round
+    outside those ranges or an unknown round keeps its name. The atlas keeps the rounds' own names
+    (``benchmark_model``)."""
+    rename = _REPORT_RENAMES.get(benchmark)
+    if rename is None or round_ is None:
+        return benchmark
+    first, last, new = rename
+    try:
+        key = round_key(round_)
+    except ValueError:
+        return benchmark
+    return new if round_key(first) <= key <= round_key(last) else benchmark
+

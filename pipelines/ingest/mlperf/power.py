@@ -51,7 +51,7 @@ node logs than the system has nodes) is scored as the official tool scores it an
 ``strict=True`` both raise InputError naming the file and line; the two known departures above
 are flagged, never raised.
 
-How the scoring walker (mlperf_tree.score_task) calls it, per benchmark folder with ``power/``,
+How the scoring walker (mlperf.tree.score_task) calls it, per benchmark folder with ``power/``,
 after the time score (the same runs, the same scaling.json factor; the systems JSON's nodes)::
 
     power = score_power(Path(task.path), runs, rule.max_failures, row["time_to_train_minutes"],
@@ -73,9 +73,9 @@ from typing import Protocol
 
 import polars as pl
 
-from pipelines.errors import InputError
+from pipelines.domain.mllog import TOKEN, mllog_lines
+from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_bytes
-from pipelines.ingest.mlperf_compliance import TOKEN
 
 START, STOP = "power_measurement_start", "power_measurement_stop"
 READING, EFFICIENCY, ESTIMATE = "power_reading", "conversion_eff", "interconnect_power_est"
@@ -98,7 +98,7 @@ RUN_COLUMNS = {
 
 
 class ScoredRun(Protocol):
-    """What the walker knows of one result file (mlperf_logs.RunResult has these)."""
+    """What the walker knows of one result file (mlperf.logs.RunResult has these)."""
 
     path: str
     minutes: float | None
@@ -206,15 +206,11 @@ def read_power_log(path: Path) -> tuple[list[_Record], list[Issue]]:
     ``:::MLLOG `` of a line parsed as JSON. A line that does not parse is skipped, as the official
     summarizer skips it (it collects such lines as parse errors and does not look at them again).
     """
-    text = read_bytes(path).decode("latin-1")
     records: list[_Record] = []
     issues: list[Issue] = []
-    for number, line in enumerate(io.StringIO(text, newline=None), start=1):
-        at = line.rfind(TOKEN)
-        if at < 0:
-            continue
+    for number, line in mllog_lines(io.BytesIO(read_bytes(path))):
         try:
-            record = json.loads(line[at + len(TOKEN):].strip())
+            record = json.loads(line[len(TOKEN):].strip())
         except (ValueError, RecursionError):
             record = None
         time_ms = _time(record.get("time_ms")) if isinstance(record, dict) else None

@@ -7,7 +7,7 @@ Each failure message names the input file and row (or report.toml entry) to fix.
 import dagster as dg
 
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.mlperf_rules import MLPERF_BENCHMARKS
+from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, listed, unknown_name
 from pipelines.warehouse import query
 

@@ -17,7 +17,8 @@ from pipelines.metrics.cheapest_offers import cheapest_offers as compute_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
-from pipelines.metrics.price_changes import offered, on_demand, price_changes as compute_price_changes, prices_in_force
+from pipelines.domain.pricing import on_demand
+from pipelines.metrics.price_changes import offered, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.market import with_market
 from pipelines.metrics.price_age import with_price_age
 from pipelines.metrics.pricing_options import apply_discounts, choose_options

@@ -1,11 +1,11 @@
 """Score a whole MLPerf Training corpus (training_results_v0.7 ... v5.1 side by side) for the atlas.
 
-The walker is mlperf_tree's, in lenient mode: layout problems are facts of life in the published
+The walker is mlperf.tree's, in lenient mode: layout problems are facts of life in the published
 trees, so every problem is recorded against the entry it concerns and the rest is scored. This
 module adds what a corpus needs: the rounds under a folder (or one round folder), the systems
 table, and processes that share the benchmark folders.
 
-Quirks of the published trees (mlperf_quirks): result files named with job ids count (the
+Quirks of the published trees (mlperf.quirks): result files named with job ids count (the
 official glob ``result_*.txt``); a benchmark folder misplaced inside another, result files
 directly in the system folder, or a folder not named after a benchmark are entries that say why
 the official summarizer does not score them (the benchmark is read from the logs'
@@ -24,26 +24,25 @@ memory does not grow with the number or the size of the logs.
 from __future__ import annotations
 
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Iterator
 
 import polars as pl
 
-from pipelines.errors import InputError
-from pipelines.ingest import mlperf_quirks as quirks
-from pipelines.ingest.mlperf_rules import RULES
-from pipelines.ingest.mlperf_tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
+from pipelines.domain.errors import InputError
+from pipelines.ingest.mlperf import quirks
+from pipelines.domain.mlperf import RULES
+from pipelines.domain.rounds import folder_round, partition_key
+from pipelines.ingest.mlperf.tree import (RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, Task, find_tasks, frame,
                                          score_task, stored, submitter_dirs)
-from pipelines.ingest.mlperf_gaps import nodes_from_names
+from pipelines.ingest.mlperf.gaps import nodes_from_names
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, load_system_json, nodes_field, system_fields
 
 SYSTEMS_SCHEMA = ({"round": pl.Utf8, "folder": pl.Utf8} | SYSTEM_SCHEMA  # where it was found, what it says
                   | {"status_class": pl.Utf8, "problem": pl.Utf8}  # how the summarizer classes it; why unusable
                   | {"nodes_source": pl.Utf8})  # where number_of_nodes comes from (None: unknown)
 
-_ROUND_DIR = re.compile(r"^training_results_(v\d+\.\d+)$")
 
 
 def round_dirs(mlperf_dir: Path) -> list[tuple[Path, str | None]]:
@@ -51,14 +50,14 @@ def round_dirs(mlperf_dir: Path) -> list[tuple[Path, str | None]]:
     mlperf_dir = Path(mlperf_dir)
     if not mlperf_dir.is_dir():
         raise InputError(mlperf_dir, None, "MLPerf folder not found")
-    candidates = [mlperf_dir] if _ROUND_DIR.match(mlperf_dir.name) else sorted(
-        (p for p in mlperf_dir.iterdir() if p.is_dir() and _ROUND_DIR.match(p.name)), key=quirks.natural_key)
+    candidates = [mlperf_dir] if folder_round(mlperf_dir.name) else sorted(
+        (p for p in mlperf_dir.iterdir() if p.is_dir() and folder_round(p.name)), key=quirks.natural_key)
     if not candidates:
         raise InputError(mlperf_dir, None, "no training_results_vX.Y folder in it (clone the MLCommons "
                                            "training results repositories into one folder)")
     found = []
     for path in candidates:
-        round_ = _ROUND_DIR.match(path.name).group(1)  # type: ignore[union-attr]
+        round_ = folder_round(path.name)
         found.append((path, round_ if round_ in RULES else None))
     return found
 
@@ -90,7 +89,7 @@ def system_row(path: Path, round_: str, folder: str) -> dict:
 
 def _nodes(desc: dict, field: str | None) -> dict:
     """The node count, its accelerators and where the count comes from: the systems JSON's field
-    (named when it is not number_of_nodes), else the system's name (mlperf_gaps), else unknown."""
+    (named when it is not number_of_nodes), else the system's name (mlperf.gaps), else unknown."""
     if field is not None:
         return {"nodes_source": "systems JSON" if field == "number_of_nodes" else f"systems JSON {field!r}"}
     nodes = nodes_from_names(desc["system"], desc["system_name"])
@@ -127,7 +126,7 @@ def score_corpus(mlperf_dir: Path, workers: int | None = None, keep_runs: bool =
     for round_dir, round_ in round_dirs(mlperf_dir):
         if round_ is None:
             score_rows.append({name: None for name in SCORES_SCHEMA} | {
-                "round": round_dir.name.removeprefix("training_results_"), "folder": round_dir.name,
+                "round": partition_key(round_dir.name), "folder": round_dir.name,
                 "reason": f"MLPerf Training round not supported (known: {', '.join(RULES)})"})
             continue
         tasks += find_tasks(round_dir, round_)

@@ -1,0 +1,1 @@
+"""The MLPerf atlas: its marts over the scored rounds and its published documents."""
