@@ -27,18 +27,36 @@ SHARED_BUILDS = ("bundled_run", "bundled_2025_run", "sample_atlas_run")
 
 
 def pytest_collection_modifyitems(config, items):
-    """The tests that read a shared build first, grouped by build, then the others in file order.
+    """Order the tests so that no worker waits and none is left with a long test at the end.
 
-    pytest-xdist's worksteal hands each worker a contiguous slice of this list to start with: the first
-    worker builds what its slice reads (one build after another, each build's readers right after it)
-    while the others start on tests that need no build, instead of waiting for the lock of a build the
-    first is making. A worker that runs out steals from the others.
+    pytest-xdist's worksteal hands each of its N workers a contiguous slice of this list to start with
+    (the first len // N items, then a share of the rest), and an idle worker later steals the back half
+    of the longest queue. So the first slice starts with the tests that read a shared build, grouped by
+    build (its worker builds them one after another, each build's readers right after it), and every
+    other slice starts with its share of the independent tests marked slow (servers, subprocesses,
+    whole-pipeline runs: started first, they do not end the session late), then the quick ones.
     """
     def build(item) -> int:
         used = [i for i, name in enumerate(SHARED_BUILDS) if name in getattr(item, "fixturenames", ())]
         return min(used) if used else len(SHARED_BUILDS)
 
-    items[:] = sorted(items, key=build)  # a stable sort: file order within each group
+    shared = sorted((i for i in items if build(i) < len(SHARED_BUILDS)), key=build)  # stable: file order
+    slow = [i for i in items if build(i) == len(SHARED_BUILDS) and i.get_closest_marker("slow")]
+    quick = [i for i in items if build(i) == len(SHARED_BUILDS) and not i.get_closest_marker("slow")]
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    if workers < 2:
+        items[:] = shared + slow + quick
+        return
+    slices: list[list] = [shared] + [slow[k::workers - 1] for k in range(workers - 1)]
+    left, total = len(items), len(items)
+    for k, part in enumerate(slices):  # fill each slice to the size worksteal will give it
+        size = left // (workers - k)
+        while len(part) < size and quick:
+            part.append(quick.pop(0))
+        left -= len(part)
+    slices[-1].extend(quick)
+    items[:] = [item for part in slices for item in part]
+    assert len(items) == total
 
 
 def _bundled(tmp_path_factory, name: str, price_date: str | None = None, pdf: bool = True):

@@ -21,6 +21,7 @@ def test_no_corpus_is_a_skip_with_its_reason(monkeypatch):
     assert rows == [] and note.startswith("bench/atlas_bench.py skipped: set ATLAS_CORPUS")
 
 
+@pytest.mark.slow
 def test_rows_on_a_small_corpus(monkeypatch, tmp_path):
     root = tmp_path / "corpus"
     bench = write_benchmark(root / "training_results_v2.0", "Acme", "acme_a100", "resnet", resnet_logs())

@@ -21,6 +21,8 @@ from tests.mlperf_fixtures import run_log
 from tests.pipeline_runner import NEXT_PRICE_DATE, PROVIDER_FILES_PRICE_DATE, without_catalogs
 from tests.shared_builds import copy_tree
 
+pytestmark = pytest.mark.slow  # most build an atlas through the command line
+
 # The atlas prices at the newest snapshot of an instance a result can be priced on. The sample's and these
 # corpora's accelerators (A100 80 GB, V100, Gaudi, Cloud TPU) have no offer in the bundled catalogs
 # (prices/skypilot_2026-12-04/), so their atlas is dated by the big three's newest files.

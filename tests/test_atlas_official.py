@@ -67,6 +67,7 @@ def _against_official(root: Path, work: Path, rounds: list[str]):
     return compare(keyed, rows), {f for f in dropped if read_by_official(f)}, theirs
 
 
+@pytest.mark.slow
 def test_quirk_corpus_equals_the_official_summarizer(tmp_path):
     root = quirk_corpus(tmp_path / "corpus")
     comparison, ours, theirs = _against_official(root, tmp_path / "work", ["training_results_v1.0", "training_results_v3.0"])
