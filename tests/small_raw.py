@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+PRICE_DATE = "2024-06-01"  # its newest price (prices/p2.csv): the date its report is published under
+
 SUMMARY_HEADER = ("division,availability,submitter,system,number_of_nodes,host_processor_model_name,"
                   "host_processors_count,accelerator_model_name,accelerators_count,framework,notes,private_id,"
                   "bert,resnet,details_url,code_url")

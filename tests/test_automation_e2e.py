@@ -18,12 +18,11 @@ import pytest
 
 from pipelines.config import INSTANCE_YAML
 from tests.pipeline_runner import make_dirs, pipeline_env
-from tests.small_raw import write_small_raw
+from tests.small_raw import PRICE_DATE as FIRST_DATE, write_small_raw
 
 pytestmark = pytest.mark.slow
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
-FIRST_DATE = "2024-06-01"  # the newest price of the small data set
 # (prices/ holds the GPU clouds' catalogs too, whose offers are instances: a price run rebuilds stg_instances
 # and the mappings derived from it)
 NOT_IN_A_PRICE_RUN = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",

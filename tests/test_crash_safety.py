@@ -40,14 +40,14 @@ import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from tests.small_raw import write_small_raw
+from tests.small_raw import PRICE_DATE as OLD, write_small_raw
 
 REPO = Path(__file__).resolve().parents[1]
 NEW_SNAPSHOT = (
     "provider,region,instance_type,usd_per_hour,as_of,source\n"
     "aws,us-east-1,big.8x,19.5,2024-09-01,test snapshot for the crash-safety test\n"
 )
-OLD, NEW = "2024-06-01", "2024-09-01"
+NEW = "2024-09-01"
 # (fault point, stage): stages "before" the marts commit keep the old marts
 KILL_POINTS = [
     ("table:stg_prices", "staging"),

@@ -24,9 +24,7 @@ import pytest
 from pipelines.config import INSTANCE_YAML
 from tests.atlas_runner import SAMPLE
 from tests.pipeline_runner import PROVIDER_FILES_PRICE_DATE, REPO, make_dirs, pipeline_env, without_catalogs
-from tests.small_raw import write_small_raw
-
-SMALL_PRICE_DATE = "2024-06-01"  # the newest price of tests/small_raw.py
+from tests.small_raw import PRICE_DATE as SMALL_PRICE_DATE, write_small_raw
 
 pytestmark = pytest.mark.slow
 

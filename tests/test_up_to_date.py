@@ -19,7 +19,7 @@ from pipelines.config import Paths
 from pipelines import up_to_date
 from pipelines.up_to_date import inputs_key
 from tests.pipeline_runner import REPO, environment
-from tests.small_raw import write_small_raw
+from tests.small_raw import PRICE_DATE, write_small_raw
 
 UP_TO_DATE = "up to date: the data set, the code and the day are those of the last make report"
 OUTPUTS = ("REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "PIPELINE_KILL_AT")
@@ -43,7 +43,7 @@ def runs(raw: Path) -> int:
 
 
 def published(raw: Path) -> dict[str, str]:
-    folder = (raw / "reports" / "2024-06-01").resolve()
+    folder = (raw / "reports" / PRICE_DATE).resolve()
     return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -57,7 +57,7 @@ def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
 
     again = report(raw)  # nothing changed: no run, the same report, where it is
     assert UP_TO_DATE in again.stdout and runs(raw) == 1
-    assert f"report: {raw / 'reports' / '2024-06-01' / 'report.html'}" in again.stdout
+    assert f"report: {raw / 'reports' / PRICE_DATE / 'report.html'}" in again.stdout
     assert published(raw) == before
     os.utime(raw / "mappings.csv")  # touched, the same bytes: still nothing to do
     assert UP_TO_DATE in report(raw).stdout and runs(raw) == 1
