@@ -91,6 +91,15 @@ def test_every_footnote_sits_on_its_calls_page(published, anchors):
         assert f"{n}. {start}" in texts[call_page - 1], f"footnote {n} ({start!r}) is not printed on page {call_page}"
 
 
+def test_every_link_in_the_pdf_leads_somewhere(document, anchors):
+    """Each internal link's target is laid out (a note's later calls linked to the screen's list of notes,
+    which print hides: 142 dead targets, WeasyPrint's "No anchor" warnings); they lead to the footnote."""
+    links = [target for page in document.pages for kind, target, *_ in page.links if kind == "internal"]
+    assert len(links) > 1000
+    assert sorted({t for t in links if t not in anchors}) == []
+    assert sum(t.startswith("fn-") for t in links) > 100  # later calls of a note: to the note itself
+
+
 def test_a_row_whose_footnote_was_pushed_to_a_later_page_starts_a_new_page():
     # note 3 was printed a page after its call (WeasyPrint keeps the row and defers the note), note 5 too;
     # note 4, called on the same page as 3, follows from moving 3's row: one row per page moves

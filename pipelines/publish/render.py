@@ -64,8 +64,11 @@ def render_html(doc, template: str = "report.html.j2", templates: Path = TEMPLAT
 # page, which would otherwise tokenize the runtime and the atlas's every-pair JSON for nothing.
 # Their JSON escapes "<", so no "</script" occurs inside one.
 _SCRIPTS = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
+# A note's later calls link to the chapter's list of notes, which only the screen shows; in print the
+# note is a footnote whose element is the note itself.
+_SCREEN_NOTE_LINK = re.compile(r'href="#(fn-[^"]+)-text"')
 
 
 def for_print(html: str) -> str:
-    """The page without its scripts: what WeasyPrint lays out."""
-    return _SCRIPTS.sub("", html)
+    """The page without its scripts, its notes' calls linked to the footnotes: what WeasyPrint lays out."""
+    return _SCREEN_NOTE_LINK.sub(r'href="#\1"', _SCRIPTS.sub("", html))
