@@ -22,7 +22,7 @@ from pipelines.metrics.price_changes import offered, price_changes as compute_pr
 from pipelines.metrics.market import with_market
 from pipelines.metrics.price_age import with_price_age
 from pipelines.metrics.price_dates import report_dates as compute_report_dates
-from pipelines.metrics.pricing_options import apply_discounts, choose_options
+from pipelines.metrics.pricing_options import apply_discounts, cheapest_options as compute_cheapest_options, choose_options
 from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
 
 
@@ -143,6 +143,20 @@ def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
         baseline_pricing = report_settings(conn)["baseline_pricing"] or "on_demand"
         write_frame(conn, "cheapest_offers", compute_offers(read_table(conn, "cost_to_train"), baseline_pricing))
         return _done(conn, "cheapest_offers")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "stg_report_settings"],
+          automation_condition=REGENERATE,
+          description="The cheapest of report.toml's pricing options per compared instance: for one training run (the "
+                      "least cost to train) and at each of report.toml's runs_per_month (the least monthly bill; a "
+                      "commitment bills every hour of the month), and the instance cheapest to train per benchmark.")
+def cheapest_options(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        row = report_settings(conn)
+        write_frame(conn, "cheapest_options", compute_cheapest_options(
+            read_table(conn, "cost_to_train"), tuple(row["pricing_models"] or ("on_demand",)),
+            tuple(row["runs_per_month"] or ())))
+        return _done(conn, "cheapest_options")
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["report_dates", "price_history"],
