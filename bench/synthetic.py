@@ -103,7 +103,7 @@ def synthetic_tables(instances: int = 100, benchmarks: int = 5, seed: int = 7, *
         "cost_to_train": cost.join(stg_comparisons.select("comparison", "description").unique("comparison"),
                                    on="comparison", how="left"),
         "cost_changes": cost_changes(cost, cost_at(previous)),
-        "price_changes": price_changes(stg_prices, price_date),
+        "price_changes": price_changes(stg_prices, price_date, previous),
         "price_history": stg_prices.drop("currency"),
         "time_to_train": time_to_train,
         "stg_systems": pl.DataFrame(systems),

@@ -32,7 +32,7 @@ def test_prices_in_force_take_the_newest_on_or_before_the_date():
 
 
 def test_june_2025_cut_against_the_2024_snapshot():
-    changes = price_changes(reference_prices(), JUNE_2025)
+    changes = price_changes(reference_prices(), JUNE_2025, JAN_2024)
     assert changes.columns == [
         "provider", "region", "instance_type", "previous_as_of", "previous_usd_per_hour",
         "current_as_of", "current_usd_per_hour", "change_pct",
@@ -51,7 +51,7 @@ def test_june_2025_cut_against_the_2024_snapshot():
 
 
 def test_instances_new_at_the_date_have_null_previous():
-    rows = by_type(price_changes(reference_prices(), JAN_2024))
+    rows = by_type(price_changes(reference_prices(), JAN_2024, FEB_2022))
     for new in ("p5.48xlarge", "Standard_ND96isr_H100_v5"):
         assert rows[new]["previous_as_of"] is None and rows[new]["previous_usd_per_hour"] is None
         assert rows[new]["change_pct"] is None and rows[new]["current_usd_per_hour"] == 98.32
@@ -59,18 +59,22 @@ def test_instances_new_at_the_date_have_null_previous():
 
 
 def test_first_snapshot_has_no_previous_at_all():
-    changes = price_changes(reference_prices(), FEB_2022)
+    changes = price_changes(reference_prices(), FEB_2022, None)
     assert changes.height == 8 and changes["previous_usd_per_hour"].null_count() == 8
 
 
-def test_previous_snapshot_is_taken_across_all_files_and_providers():
-    # a GCP-only snapshot on 2025-03-01 becomes "previous" for June 2025, also for AWS rows
+def test_the_previous_prices_are_those_in_force_on_the_date_given():
+    # the previous date is the report's (report_dates, metrics/price_dates.py), not the newest snapshot of any file:
+    # a GCP-only snapshot on 2025-03-01 is "previous" only when the caller's rule says so
     extra = pl.DataFrame({
         "provider": ["gcp"], "region": ["us-central1"], "instance_type": ["a2-highgpu-8g"],
         "usd_per_hour": [30.0], "as_of": [date(2025, 3, 1)], "source": ["x"],
     })
     history = pl.concat([reference_prices(), extra])
-    rows = by_type(price_changes(history, JUNE_2025))
+    rows = by_type(price_changes(history, JUNE_2025, JAN_2024))
+    assert rows["a2-highgpu-8g"]["previous_as_of"] < date(2025, 3, 1)
+    assert rows["a2-highgpu-8g"]["previous_usd_per_hour"] == 29.38708
+    rows = by_type(price_changes(history, JUNE_2025, date(2025, 3, 1)))
     assert rows["a2-highgpu-8g"]["previous_as_of"] == date(2025, 3, 1)
     assert rows["a2-highgpu-8g"]["change_pct"] == 0
     assert rows["p4d.24xlarge"]["previous_usd_per_hour"] == 32.7726

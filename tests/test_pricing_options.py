@@ -8,8 +8,9 @@ import pytest
 
 from pipelines.ingest.prices.normalized import PRICE_SCHEMA
 from pipelines.metrics.cost import EXPORT_COLUMNS, OPTION_EXPORT_COLUMNS, assemble_inputs, cost_to_train
-from pipelines.domain.pricing import cheapest_at, monthly_cost, option_label, parse_option
-from pipelines.metrics.pricing_options import apply_discounts, break_even_runs_per_month, break_even_share, choose_options
+from pipelines.domain.pricing import monthly_cost, option_label, parse_option
+from pipelines.metrics.pricing_options import (apply_discounts, break_even_runs_per_month, break_even_share, cheapest_at,
+                                               cheapest_options, choose_options)
 
 P4D_MIN = 28.770861111111106  # ResNet-50, DGX A100 (the bundled data's score)
 P3_MIN = 71.27832222222223  # ResNet-50, DGX-1
@@ -194,7 +195,9 @@ def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
         {**base, "pricing_option": "spot", "pricing_model": "spot", "usd_per_hour": 8.0, "cost_to_train_usd": 4.0,
          "certainty": "approximate", "interruption_frequency": "<5%"},
     ]
-    tables = pricing_tables("ResNet-50", rows, Pricing(("on_demand", "spot"), "on_demand", (10,)), Numbering())
+    cheapest = cheapest_options(pl.DataFrame(rows), ("on_demand", "spot"), (10,)).to_dicts()
+    tables = pricing_tables("ResNet-50", rows, Pricing(("on_demand", "spot"), "on_demand", (10,)), Numbering(),
+                            cheapest=cheapest)
     spot = tables.options.rows[0].cells[2]
     assert spot.text == "$4.00" and spot.strong  # 8 $/h x 0.5 h, the cheapest
     assert spot.subs == ("≈ $8.0000/h", "interrupted <5%")
@@ -203,3 +206,28 @@ def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
     assert "restart from its last checkpoint" in tables.spot_note
     assert tables.break_even is None  # no commitment: no break-even table
     assert tables.cheapest == "AWS p4d (spot) at $4.00"
+
+
+def test_cheapest_options_per_instance_for_one_run_and_at_runs_a_month():
+    """The cheapest_options mart: the one place the cheapest option is chosen (publish only shows it)."""
+    def row(position, instance, option, rate, cost):
+        return {"comparison": "c", "benchmark": "resnet", "position": position, "provider": "aws",
+                "region": "us-east-1", "instance_type": instance, "pricing_option": option, "usd_per_hour": rate,
+                "cost_to_train_usd": cost, "time_to_train_minutes": 30.0}
+    cost = pl.DataFrame([
+        row(0, "a", "on_demand", 20.0, 10.0), row(0, "a", "spot", 8.0, 4.0), row(0, "a", "commitment_1y", 8.0, 4.0),
+        row(1, "b", "on_demand", 6.0, 3.0), row(1, "b", "commitment_1y", None, None),
+    ])
+    out = cheapest_options(cost, ("on_demand", "commitment_1y", "spot"), (1, 2000))
+    picks = {(r["instance_type"], r["runs_per_month"]): (r["pricing_option"], r["cost_usd"], r["cheapest_of_benchmark"])
+             for r in out.iter_rows(named=True)}
+    # one run: a's commitment and spot tie at $4.00, report.toml lists the commitment first; b is cheaper still
+    assert picks[("a", None)] == ("commitment_1y", 4.0, False)
+    assert picks[("b", None)] == ("on_demand", 3.0, True)
+    # a month of runs (0.5 h each): 1 run on spot 8 x 0.5 = $4 (a commitment bills 730 h); 2,000 runs = 1,000 h:
+    # on demand 20,000, spot 8,000, a commitment 2 x 730 x 8 = 11,680
+    assert picks[("a", 1)] == ("spot", pytest.approx(4.0), False)
+    assert picks[("a", 2000)] == ("spot", pytest.approx(8000.0), False)
+    assert picks[("b", 1)] == ("on_demand", pytest.approx(3.0), False)  # no commitment price: not a choice
+    # without on demand among report.toml's options its rows are never picked
+    assert set(cheapest_options(cost, ("spot",), ())["pricing_option"].to_list()) == {"spot", None}

@@ -23,7 +23,7 @@ MLPERF_AND_RESULTS = {"stg_results", "stg_systems", "time_to_train", "stg_throug
                       "stg_mlperf_scores", "stg_comparisons"}
 # prices/ holds the public catalogs too, whose offers are instances: a price run re-reads them and rebuilds
 # the instance catalog and the mappings derived from it
-PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "cheapest_offers", "price_changes",
+PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "cheapest_offers", "cheapest_options", "price_changes",
              "cost_changes", "input_files", "report_html", "report_pdf", "report_data", "published_report",
              "stg_catalog_offers", "stg_instances", "stg_mappings", "catalog_unknown_accelerators"}
 

@@ -357,6 +357,15 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_report_settings", "discounts"): Column("the user's negotiated discounts: provider, instance (empty: all), "
                                                  "pricing model and percent off its list price"),
     ("stg_report_settings", "runs_per_month"): Column("the break-even table's numbers of training runs a month"),
+    # the cheapest option per compared instance (pipelines/metrics/pricing_options.py cheapest_options)
+    ("cheapest_options", "runs_per_month"): Column("training runs a month the option is cheapest at (empty: for one "
+                                                   "training run, by cost to train)"),
+    ("cheapest_options", "pricing_option"): Column("the cheapest of report.toml's pricing options (ties: the first in "
+                                                   "report.toml's order)"),
+    ("cheapest_options", "cost_usd"): Column("what the cheapest option costs, US dollars: the cost to train for one "
+                                             "run, else the monthly bill at runs_per_month", "usd"),
+    ("cheapest_options", "cheapest_of_benchmark"): Column("the instance cheapest to train in its comparison and "
+                                                          "benchmark, each at its cheapest option"),
     ("stg_report_settings", "stale_after_days"): Column("a price older than this many days at the price date is "
                                                         "marked stale"),
     ("stg_report_settings", "workloads"): Column("the team's own workloads (report.toml [workloads]): name, title, "

@@ -10,7 +10,8 @@ report.toml's `pricing_models` spells it (metrics/pricing_options.py says how ea
     commitment_1y      the cheapest 1-year commitment of any kind the provider sells; likewise _3y
 
 Here also: the instance key of a price, what a month of runs costs under an option (a commitment
-bills every hour of the month, 730 h: HOURS_PER_MONTH), and when a price is stale.
+bills every hour of the month, 730 h: HOURS_PER_MONTH), and when a price is stale. Which option is
+cheapest is computed once, in metrics/pricing_options.py (the cheapest_options mart).
 """
 
 from __future__ import annotations
@@ -74,13 +75,3 @@ def monthly_cost(option: str, usd_per_hour: float, hours_per_run: float, runs: f
         return used * usd_per_hour
     return HOURS_PER_MONTH * usd_per_hour * max(1, math.ceil(used / HOURS_PER_MONTH - 1e-12))
 
-
-def cheapest_at(options: dict[str, float], hours_per_run: float, runs: float) -> tuple[str, float] | None:
-    """The cheapest option (and its monthly cost) at `runs` a month; `options`: option -> effective
-    USD/h, in report order (the first wins a tie)."""
-    costs = [(monthly_cost(o, rate, hours_per_run, runs), i, o) for i, (o, rate) in enumerate(options.items())
-             if rate is not None]
-    if not costs:
-        return None
-    cost, _, option = min(costs)
-    return option, cost

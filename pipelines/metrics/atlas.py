@@ -48,6 +48,7 @@ from pipelines.domain.rounds import round_order
 from pipelines.metrics.cost import hours_to_train, pareto_front, run_cost
 from pipelines.metrics.energy import energy_and_emissions
 from pipelines.metrics.price_changes import prices_in_force
+from pipelines.metrics.price_dates import price_dates
 from pipelines.metrics.pricing_options import choose_options
 
 GROUP = ["round", "benchmark_model", "division"]
@@ -56,20 +57,20 @@ GROUP = ["round", "benchmark_model", "division"]
 _PROVIDER_SUBMITTERS = {"gcp": ("google",), "azure": ("azure", "microsoft"), "aws": ("amazon", "aws")}
 
 
-def atlas_price_date(history: pl.DataFrame, instances: pl.DataFrame | None = None,
-                     cloud_models: list[str] | None = None) -> date:
-    """The atlas prices at the newest on-demand snapshot of the instances it can price a result on:
-    those whose accelerator (instances.accelerator_model) is a cloud model of a scored system
-    (`cloud_models`). An instance no result needs (a newer accelerator than the corpus holds) does not
-    move the date. Without such an instance, the newest snapshot of every instance."""
-    if history.is_empty():
+def atlas_price_date(prices: pl.DataFrame, instances: pl.DataFrame, cloud_models: list[str],
+                     exclude_offer_kinds: list[str] | None = None) -> date:
+    """The atlas's price date, by the report's rule (metrics/price_dates.py) over the atlas's instance
+    set: the instances it can price a result on, those whose accelerator (instances.accelerator_model)
+    is a cloud model of a scored system (`cloud_models`). An instance no result needs (a newer
+    accelerator than the corpus holds) does not move the date. Without a priced instance in that set,
+    every instance of the catalog. `prices`: the price book (stg_prices)."""
+    used = instances.filter(pl.col("accelerator_model").is_in(cloud_models))
+    dates = price_dates(prices, used, exclude_offer_kinds)
+    if dates.price_date is None:
+        dates = price_dates(prices, instances, exclude_offer_kinds)
+    if dates.price_date is None:
         raise InputError("prices/", None, "holds no on-demand price for any instance of instances.csv")
-    if instances is not None and cloud_models:
-        used = instances.filter(pl.col("accelerator_model").is_in(cloud_models)).select("provider", "instance_type")
-        relevant = history.join(used, on=["provider", "instance_type"], how="semi")
-        if not relevant.is_empty():
-            history = relevant
-    return history["as_of"].max()  # type: ignore[return-value]
+    return dates.price_date
 
 
 def atlas_price_history(history: pl.DataFrame, regions: dict[str, str], price_date: date) -> pl.DataFrame:

@@ -33,27 +33,21 @@ def offered(history: pl.DataFrame, exclude_offer_kinds: list[str] | None) -> pl.
     return history.filter(~pl.col("offer_kind").is_in(list(exclude_offer_kinds)))
 
 
-def previous_snapshot(history: pl.DataFrame, current: date) -> date | None:
-    """The newest snapshot date before `current`, across all files, or None."""
-    earlier = history.filter(pl.col("as_of") < current)["as_of"]
-    return earlier.max() if earlier.len() else None
-
-
-def price_changes(history: pl.DataFrame, current_date: date) -> pl.DataFrame:
+def price_changes(history: pl.DataFrame, current_date: date, previous_date: date | None) -> pl.DataFrame:
     """Previous and current price per instance; change_pct = 100 x (current / previous - 1).
 
-    "Previous" is the price in force on the snapshot date just before `current_date`; an
-    instance first priced after it has null previous figures; an unchanged one has 0 %.
+    "Previous" is the price in force on `previous_date`, the snapshot before `current_date` (both
+    dates by the one rule, metrics/price_dates.py: the report_dates mart); an instance first priced
+    after it has null previous figures; an unchanged one has 0 %; no previous date: all null.
     """
     now = prices_in_force(history, current_date).select(
         *KEY, pl.col("as_of").alias("current_as_of"), pl.col("usd_per_hour").alias("current_usd_per_hour"),
     )
-    before_date = previous_snapshot(history, current_date)
-    if before_date is None:
+    if previous_date is None:
         before = pl.DataFrame(schema={**{k: pl.Utf8 for k in KEY}, "previous_as_of": pl.Date,
                                       "previous_usd_per_hour": pl.Float64})
     else:
-        before = prices_in_force(history, before_date).select(
+        before = prices_in_force(history, previous_date).select(
             *KEY, pl.col("as_of").alias("previous_as_of"), pl.col("usd_per_hour").alias("previous_usd_per_hour"),
         )
     return (

@@ -29,13 +29,20 @@ Commitment break-even, for a commitment option against the same instance's on-de
                               covers one instance for 730 h a month: ceil(N x hours per run / 730)
     break_even_runs_per_month = 730 x committed rate / (on-demand rate x hours per run): from this
                                 many runs a month on, one commitment costs less than on demand
+
+The cheapest option of a compared instance (the cheapest_options mart; the report's pricing-option
+and break-even tables show it): of report.toml's pricing_models, the one with the least cost to
+train for one run, and the one with the least monthly bill (domain.pricing.monthly_cost) at each of
+report.toml's runs_per_month; ties go to the first option in report.toml's order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
-from pipelines.domain.pricing import HOURS_PER_MONTH, KEY, LIST_PRICE, PAYMENT_OPTIONS, parse_option
+from pipelines.domain.pricing import HOURS_PER_MONTH, KEY, LIST_PRICE, PAYMENT_OPTIONS, monthly_cost, parse_option
 
 
 def discount_label(percent: float, pricing_model: str) -> str:
@@ -99,3 +106,58 @@ def break_even_runs_per_month(committed_usd_per_hour: pl.Expr, on_demand_usd_per
     """Runs a month from which one commitment costs less than paying on demand for each run."""
     return HOURS_PER_MONTH * committed_usd_per_hour / (on_demand_usd_per_hour * hours_per_run)
 
+
+
+def cheapest_at(options: dict[str, float], hours_per_run: float, runs: float) -> tuple[str, float] | None:
+    """The cheapest option (and its monthly cost) at `runs` a month; `options`: option -> effective
+    USD/h, in report order (the first wins a tie)."""
+    costs = [(monthly_cost(o, rate, hours_per_run, runs), i, o) for i, (o, rate) in enumerate(options.items())
+             if rate is not None]
+    if not costs:
+        return None
+    cost, _, option = min(costs)
+    return option, cost
+
+
+CHEAPEST_INSTANCE = ["comparison", "benchmark", "position", "provider", "instance_type"]
+CHEAPEST_SCHEMA = {"comparison": pl.Utf8, "benchmark": pl.Utf8, "position": pl.Int64, "provider": pl.Utf8,
+                   "region": pl.Utf8, "instance_type": pl.Utf8, "runs_per_month": pl.Int64, "pricing_option": pl.Utf8,
+                   "cost_usd": pl.Float64, "cheapest_of_benchmark": pl.Boolean}
+
+
+def cheapest_options(cost: pl.DataFrame, options: Sequence[str], runs_per_month: Sequence[int]) -> pl.DataFrame:
+    """The cheapest of `options` (report.toml's pricing_models, in order) per compared instance of `cost`
+    (the cost_to_train mart, every pricing option), by comparison, benchmark and report.toml's instance order:
+
+    - runs_per_month null: the option with the least cost to train (cost_usd), among those with one;
+      cheapest_of_benchmark marks the instance whose choice costs least in its comparison and
+      benchmark (ties: the first instance in report.toml's order);
+    - runs_per_month N: the option with the least monthly bill at N runs a month (cost_usd), for an
+      instance with a time to train; no row where no option is priced.
+    """
+    instances: dict[tuple, dict[str, dict]] = {}
+    for r in cost.iter_rows(named=True):
+        instances.setdefault(tuple(r[k] for k in CHEAPEST_INSTANCE), {})[r["pricing_option"]] = r
+    rows, best = [], {}
+    for key, by in sorted(instances.items()):
+        first = next(iter(by.values()))
+        where = {**dict(zip(CHEAPEST_INSTANCE, key)), "region": first["region"]}
+        known = {o: r for o, r in by.items() if o in options and r["cost_to_train_usd"] is not None}
+        shown = [o for o in options if o in by]
+        cheapest = min(known, key=lambda o: (known[o]["cost_to_train_usd"], shown.index(o))) if known else None
+        row = {**where, "runs_per_month": None, "pricing_option": cheapest,
+               "cost_usd": known[cheapest]["cost_to_train_usd"] if cheapest else None, "cheapest_of_benchmark": False}
+        rows.append(row)
+        group = key[:2]
+        if cheapest and (group not in best or row["cost_usd"] < best[group]["cost_usd"]):
+            best[group] = row
+        hours = (first["time_to_train_minutes"] or 0) / 60 or None
+        rates = {o: by[o]["usd_per_hour"] for o in shown}
+        for n in runs_per_month:
+            pick = cheapest_at(rates, hours, n) if hours else None
+            if pick:
+                rows.append({**where, "runs_per_month": n, "pricing_option": pick[0], "cost_usd": pick[1],
+                             "cheapest_of_benchmark": False})
+    for row in best.values():
+        row["cheapest_of_benchmark"] = True
+    return pl.DataFrame(rows, schema=CHEAPEST_SCHEMA)

@@ -81,17 +81,19 @@ def build_context(
     generated_on: date,
     offers: pl.DataFrame,
     options: pl.DataFrame | None = None,
+    cheapest: pl.DataFrame | None = None,
     unknown_accelerators: pl.DataFrame | None = None,
     chart_cache: ChartCache = NO_CACHE,
 ) -> Report:
     """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows;
+    `cheapest` the cheapest_options mart (the cheapest option per instance, in the pricing tables);
     `offers` the cheapest_offers mart (the answer page); the charts are drawn through `chart_cache`."""
     numbering = Numbering()
     answer_number = numbering.table()  # the answer's table and chart come first in reading order
     answer_chart = numbering.figure() if has_savings(offers) else None
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
                                  price_history=price_history, cost_changes=cost_changes, cost=cost, options=options,
-                                 pricing=Pricing.from_settings(settings), chart_cache=chart_cache)
+                                 cheapest=cheapest, pricing=Pricing.from_settings(settings), chart_cache=chart_cache)
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(

@@ -37,6 +37,6 @@ def report_context(tables: dict[str, pl.DataFrame], chart_cache=None) -> dict:
         settings=settings_row, dates=dates, cost=cost, cost_changes=cost_changes,
         price_changes=tables["price_changes"], price_history=tables["price_history"], systems=tables["stg_systems"],
         time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
-        offers=tables["cheapest_offers"], options=all_options,
+        offers=tables["cheapest_offers"], options=all_options, cheapest=tables["cheapest_options"],
         unknown_accelerators=tables.get("catalog_unknown_accelerators"), chart_cache=chart_cache or NO_CACHE,
     )

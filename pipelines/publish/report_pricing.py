@@ -1,12 +1,13 @@
 """The report's pricing-option tables, per comparison and benchmark: cost to train under each way of
 paying side by side with the cheapest option, and the commitment break-even. Pure: the rows of the
-cost_to_train mart in, records.Table out (pipelines/metrics/pricing_options.py has the formulas)."""
+cost_to_train and cheapest_options marts in, records.Table out (pipelines/metrics/pricing_options.py
+has the formulas and chooses the cheapest option; nothing here computes a price)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipelines.domain.pricing import HOURS_PER_MONTH, cheapest_at, option_label, parse_option
+from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option
 from pipelines.domain import units as fmt
 from pipelines.publish.footnotes import price_note, price_source
 from pipelines.publish.labels import instance_of as label
@@ -100,9 +101,16 @@ def price_line_key(r: dict) -> tuple:
             r.get("term_years"), r.get("payment_option"), r.get("offering_class"), r["price_as_of"])
 
 
+def cheapest_picks(cheapest: list[dict]) -> dict[tuple, dict]:
+    """One benchmark's cheapest_options rows by (position, provider, instance_type, runs_per_month)."""
+    return {(r["position"], r["provider"], r["instance_type"], r["runs_per_month"]): r for r in cheapest}
+
+
 def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Numbering,
-                   price_lines: dict | None = None) -> PricingTables:
-    """`rows`: one benchmark's cost_to_train rows of every pricing option, in report.toml's instance order."""
+                   price_lines: dict | None = None, cheapest: list[dict] = ()) -> PricingTables:
+    """`rows`: one benchmark's cost_to_train rows of every pricing option, in report.toml's instance order;
+    `cheapest`: its cheapest_options rows (the cheapest option per instance, for one run and at N runs a month)."""
+    picks = cheapest_picks(list(cheapest))
     instances: dict[tuple, dict[str, dict]] = {}
     for r in rows:
         instances.setdefault((r["position"], r["provider"], r["instance_type"]), {})[r["pricing_option"]] = r
@@ -112,11 +120,11 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
         Column(option_label(o), numeric=True, group="Cost to train (USD per hour below)") for o in shown
     ) + (Column("Cheapest option", short="Cheapest"),)
     table_rows, best = [], None
-    for _, by in sorted(instances.items()):
+    for key, by in sorted(instances.items()):
         first = next(iter(by.values()))
         cells = [Cell(label(first), tags=(Tag("baseline"),) if first["is_baseline"] else ())]
-        known = {o: r for o, r in by.items() if o in shown and r["cost_to_train_usd"] is not None}
-        cheapest = min(known, key=lambda o: (known[o]["cost_to_train_usd"], shown.index(o))) if known else None
+        pick = picks.get((*key, None))
+        cheapest = pick["pricing_option"] if pick else None
         for o in shown:
             r = by.get(o)
             if r is None:
@@ -131,13 +139,13 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
                               note=option_note(r, numbering, price_lines), strong=o == cheapest, tags=price_tags(r)))
         cells.append(Cell(option_label(cheapest) if cheapest else fmt.NO_RESULT))
         table_rows.append(Row(tuple(cells), classes=("baseline",) if first["is_baseline"] else ()))
-        if cheapest and (best is None or known[cheapest]["cost_to_train_usd"] < best[1]["cost_to_train_usd"]):
-            best = (cheapest, known[cheapest])
+        if cheapest and pick["cheapest_of_benchmark"]:
+            best = (cheapest, by[cheapest])
     options = Table(number, f"{short}: cost to train under each pricing option (a commitment at its "
                                        f"effective hourly rate, as if all its hours are used; cheapest in bold)",
                     columns, tuple(table_rows), css="options-table", csv="cost_to_train", cards=True)
     return PricingTables(
-        options=options, break_even=break_even_table(short, instances, shown, pricing, numbering),
+        options=options, break_even=break_even_table(short, instances, shown, pricing, numbering, picks),
         spot_note=(SPOT_CAVEAT + (" The provider's interruption-frequency bucket is shown under the price where the "
                                   "price list gives it." if any(r.get("interruption_frequency") for r in rows)
                                   else " The price lists give no interruption-frequency bucket for these instances.")
@@ -148,16 +156,16 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
 
 
 def break_even_table(short: str, instances: dict, shown: list[str], pricing: Pricing,
-                     numbering: Numbering) -> Table | None:
+                     numbering: Numbering, picks: dict[tuple, dict]) -> Table | None:
     """Per instance with a commitment: the share of the term and the runs a month from which each
-    commitment beats on demand, and the cheapest option at report.toml's runs_per_month."""
+    commitment beats on demand, and the cheapest option at report.toml's runs_per_month (`picks`:
+    cheapest_picks of the cheapest_options mart)."""
     commitments = [o for o in shown if parse_option(o)[1] is not None]
     rows = []
-    for _, by in sorted(instances.items()):
+    for key, by in sorted(instances.items()):
         if not any(o in by for o in commitments):
             continue
         first = next(iter(by.values()))
-        hours = (first["time_to_train_minutes"] or 0) / 60 or None
         cells = [Cell(label(first), subs=(f"on demand {fmt.usd_hour(by['on_demand']['usd_per_hour'])}/h"
                                           if "on_demand" in by else "no on-demand price",))]
         for o in commitments:
@@ -170,11 +178,11 @@ def break_even_table(short: str, instances: dict, shown: list[str], pricing: Pri
                               sort=r["break_even_share"],
                               subs=(f"{fmt.usd_hour(r['usd_per_hour'])}/h",
                                     f"from {fmt.count(runs)} runs a month" if runs is not None else "no result")))
-        rates = {o: by[o]["usd_per_hour"] for o in shown if o in by}
         for n in pricing.runs_per_month:
-            pick = cheapest_at(rates, hours, n) if hours else None
-            cells.append(Cell(option_label(pick[0]) if pick else fmt.NO_RESULT, sort=pick[1] if pick else None,
-                              subs=(f"{fmt.usd(pick[1], 0)} a month",) if pick else ()))
+            pick = picks.get((*key, n))
+            cells.append(Cell(option_label(pick["pricing_option"]) if pick else fmt.NO_RESULT,
+                              sort=pick["cost_usd"] if pick else None,
+                              subs=(f"{fmt.usd(pick['cost_usd'], 0)} a month",) if pick else ()))
         rows.append(Row(tuple(cells)))
     if not rows:
         return None

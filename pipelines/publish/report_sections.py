@@ -42,6 +42,7 @@ class Sources:
     price_date: date
     previous_date: date | None
     options: dict  # (comparison, benchmark) -> its cost_to_train rows of every pricing option
+    cheapest: dict  # (comparison, benchmark) -> its cheapest_options rows (the cheapest option per instance)
     pricing: Pricing
     palette: Palette  # one colour and marker per instance, in every figure
     chart_cache: ChartCache = NO_CACHE  # each chart drawn once per content (publish/chart_cache.py)
@@ -49,8 +50,8 @@ class Sources:
     @classmethod
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
                    price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame,
-                   options: pl.DataFrame | None = None, pricing: Pricing | None = None,
-                   chart_cache: ChartCache = NO_CACHE) -> Sources:
+                   options: pl.DataFrame | None = None, cheapest: pl.DataFrame | None = None,
+                   pricing: Pricing | None = None, chart_cache: ChartCache = NO_CACHE) -> Sources:
         # where every price comes from (the sources appendix), then the chapters' history charts: on-demand
         # list prices (the pricing options' table has its own, report_pricing.py)
         price_lines = {price_line_key({**r, "price_as_of": r["as_of"]}): f"{r['file']} line {r['line']}"
@@ -65,13 +66,16 @@ class Sources:
         by_benchmark: dict[tuple, list] = {}
         for r in (options.iter_rows(named=True) if options is not None else ()):
             by_benchmark.setdefault((r["comparison"], r["benchmark"]), []).append(r)
+        picks: dict[tuple, list] = {}
+        for r in (cheapest.iter_rows(named=True) if cheapest is not None else ()):
+            picks.setdefault((r["comparison"], r["benchmark"]), []).append(r)
         return cls(
             systems={r["system"]: r for r in systems.iter_rows(named=True)},
             scores={(r["system"], r["benchmark"]): r for r in time_to_train.iter_rows(named=True)},
             price_lines=price_lines,
             history=history, changes=changes,
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
-            options=by_benchmark, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
+            options=by_benchmark, cheapest=picks, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
             palette=Palette(label(r) for r in cost.sort("position", maintain_order=True).iter_rows(named=True)),
             chart_cache=chart_cache,
         )
@@ -527,7 +531,8 @@ def paying_appendix(letter: str, sections: tuple[Section, ...], sources: Sources
             if any(r["pricing_option"] != "on_demand" for r in rows):
                 heading = Heading(f"{letter}.{len(parts) + 1}", f"{b.short}: {b.comparison}",
                                   f"paying-{b.heading.anchor}", kind="appendix")
-                b = replace(b, pricing=pricing_tables(b.short, rows, sources.pricing, numbering, sources.price_lines),
+                b = replace(b, pricing=pricing_tables(b.short, rows, sources.pricing, numbering, sources.price_lines,
+                                                      sources.cheapest.get((b.comparison_id, b.benchmark), [])),
                             paying=heading)
                 parts.append((heading, b))
             benchmarks.append(b)

@@ -1,6 +1,6 @@
 -- What a comparison needs and lacks: one row (where, problem) per gap; no rows means covered.
 -- An instance's price in force on a date is its newest price dated on or before that date; the price date is
--- report_dates_in's (the query of marts/report_dates.sql, run by the check).
+-- report_dates_in's (the report_dates mart's row, computed by the check: metrics/price_dates.py).
 with price_date as (
     select price_date as d from report_dates_in
 ),

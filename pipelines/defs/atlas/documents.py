@@ -4,7 +4,7 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
-from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_price_date,
+from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_priced_on,
                                        stale_after_days)
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.metadata import layout_metadata
@@ -23,7 +23,7 @@ def _atlas_reports(settings: PipelineSettings):
 
 def _price_date(settings: PipelineSettings):
     with settings.connect() as conn:
-        return atlas_price_date(conn)
+        return atlas_priced_on(conn)
 
 
 @atlas_multi_asset([
@@ -71,7 +71,7 @@ def _atlas_inputs(settings: PipelineSettings) -> dict:
     with settings.connect() as conn:
         tables = {name: read_table(conn, name) for name in ATLAS_TABLES}
         tables["catalog_unknown_accelerators"] = read_table(conn, "catalog_unknown_accelerators")
-        price_date = atlas_price_date(conn)
+        price_date = atlas_priced_on(conn)
         # publish renders prices; which one is in force on the price date is the metrics' to say
         tables["atlas_instance_prices"] = instance_prices(tables["atlas_instances"], tables["atlas_prices"], price_date)
         return {"tables": tables, "price_date": price_date,

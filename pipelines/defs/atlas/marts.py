@@ -142,12 +142,13 @@ def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
 @input_errors_as_failures
 def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        instances = read_table(conn, "stg_instances")
-        history = on_demand(offered(read_table(conn, "stg_prices"), report_settings(conn)["exclude_offer_kinds"])).join(
+        instances, prices = read_table(conn, "stg_instances"), read_table(conn, "stg_prices")
+        exclude = report_settings(conn)["exclude_offer_kinds"]
+        history = on_demand(offered(prices, exclude)).join(
             instances.select("provider", "instance_type"), on=["provider", "instance_type"], how="semi")
         regions = {r["provider"]: r["region"] for r in read_table(conn, "stg_report_settings")["regions"][0]}
         used = to_polars(conn.sql("select distinct cloud_model from atlas_systems where cloud_model is not null"))
-        price_date = metrics.atlas_price_date(history, instances, used["cloud_model"].to_list())
+        price_date = metrics.atlas_price_date(prices, instances, used["cloud_model"].to_list(), exclude)
         chosen = metrics.atlas_price_history(history, regions, price_date).with_columns(price_date=pl.lit(price_date))
         create_table(conn, "atlas_prices", prices_in=chosen)
         return _done(conn, "atlas_prices", preview=True)
@@ -161,7 +162,8 @@ def _entries(conn) -> pl.DataFrame:
                            offered_models["accelerator_model"].to_list())
 
 
-def atlas_price_date(conn):
+def atlas_priced_on(conn):
+    """The atlas's price date, as the atlas_prices mart stores it (metrics.atlas.atlas_price_date computes it)."""
     return conn.sql("select max(price_date) from atlas_prices").fetchall()[0][0]
 
 
@@ -200,7 +202,7 @@ _OPTION_COLUMNS = ["round", "benchmark", "benchmark_model", "division", "submitt
 def atlas_costs(settings: PipelineSettings):
     """One step for both tables: the option costs are computed once and give atlas_costs its cheapest way to pay."""
     with settings.connect() as conn:
-        price_date = atlas_price_date(conn)
+        price_date = atlas_priced_on(conn)
         prices = prices_in_force(read_table(conn, "atlas_prices"), price_date)
         priced = metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices)
         priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),

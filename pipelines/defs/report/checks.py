@@ -6,6 +6,7 @@ Each failure message names the input file and row (or report.toml entry) to fix.
 
 import dagster as dg
 
+from pipelines.defs.report.marts import report_dates_frame
 from pipelines.defs.resources import PipelineSettings
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, listed, unknown_name
@@ -64,7 +65,7 @@ def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:
         # names first: a misspelled system or benchmark would otherwise read as a missing mapping or result
         problems = _throughput_problems(conn) + _mapping_problems(conn) + _report_config_problems(conn)
         if not problems:
-            gaps = query(conn, "check_comparison_coverage", report_dates_in=query(conn, "report_dates"))
+            gaps = query(conn, "check_comparison_coverage", report_dates_in=report_dates_frame(conn))
             problems = [f"{where}: {problem}" for where, problem in gaps.rows()]
     return _result(problems, "every throughput row and mapping names known things; every compared instance is covered")
 

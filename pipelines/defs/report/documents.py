@@ -19,8 +19,8 @@ from pipelines.warehouse import read_table
 
 # What the report's context reads (publish/from_marts.py), and what its HTML depends on: the marts
 # plus the staging tables whose rows it shows as they are.
-REPORT_MARTS = ["cheapest_offers", "cost_to_train", "cost_changes", "price_changes", "price_history", "time_to_train",
-                "input_files", "report_dates", "catalog_unknown_accelerators"]
+REPORT_MARTS = ["cheapest_offers", "cheapest_options", "cost_to_train", "cost_changes", "price_changes", "price_history",
+                "time_to_train", "input_files", "report_dates", "catalog_unknown_accelerators"]
 REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons"]
 REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
 EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)

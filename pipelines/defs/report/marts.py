@@ -21,7 +21,8 @@ from pipelines.domain.pricing import on_demand
 from pipelines.metrics.price_changes import offered, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.market import with_market
 from pipelines.metrics.price_age import with_price_age
-from pipelines.metrics.pricing_options import apply_discounts, choose_options
+from pipelines.metrics.price_dates import report_dates as compute_report_dates
+from pipelines.metrics.pricing_options import apply_discounts, cheapest_options as compute_cheapest_options, choose_options
 from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
 
 
@@ -41,14 +42,23 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 # stg_comparisons carries the blocking coverage check: the marts wait for it (and so does the report).
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons", "stg_instances"],
+def report_dates_frame(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """The report_dates mart's row: the one price-date rule (metrics/price_dates.py) over the instances the
+    report compares (sql/marts/compared_instances.sql); the coverage check computes it before the marts exist."""
+    row = report_settings(conn)
+    return compute_report_dates(read_table(conn, "stg_prices"), query(conn, "compared_instances"),
+                                row["exclude_offer_kinds"], row["price_date"])
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons",
+                                                              "stg_instances"],
           pool=POOL,
           automation_condition=REGENERATE,
           description="The report's price date (report.toml, else the newest on-demand snapshot) and the on-demand "
-                      "snapshot before it.")
+                      "snapshot before it, of the instances the report compares.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        write_frame(conn, "report_dates", query(conn, "report_dates"))  # the query the coverage check runs too
+        write_frame(conn, "report_dates", report_dates_frame(conn))
         return _done(conn, "report_dates")
 
 
@@ -135,13 +145,28 @@ def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "cheapest_offers")
 
 
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "stg_report_settings"],
+          automation_condition=REGENERATE,
+          description="The cheapest of report.toml's pricing options per compared instance: for one training run (the "
+                      "least cost to train) and at each of report.toml's runs_per_month (the least monthly bill; a "
+                      "commitment bills every hour of the month), and the instance cheapest to train per benchmark.")
+def cheapest_options(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        row = report_settings(conn)
+        write_frame(conn, "cheapest_options", compute_cheapest_options(
+            read_table(conn, "cost_to_train"), tuple(row["pricing_models"] or ("on_demand",)),
+            tuple(row["runs_per_month"] or ())))
+        return _done(conn, "cheapest_options")
+
+
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["report_dates", "price_history"],
           automation_condition=REGENERATE,
           description="Previous and current price of every instance at the report date, and the change in percent.")
 def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        price_date, _ = _dates(conn)
-        write_frame(conn, "price_changes", compute_price_changes(on_demand(read_table(conn, "stg_prices")), price_date))
+        price_date, previous = _dates(conn)  # the dates cost_changes compares too
+        write_frame(conn, "price_changes",
+                    compute_price_changes(on_demand(read_table(conn, "stg_prices")), price_date, previous))
         return _done(conn, "price_changes")
 
 

@@ -76,9 +76,9 @@ import polars as pl
 from pipelines.domain.mllog import TOKEN, mllog_lines
 from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_bytes
+from pipelines.ingest.mlperf.power_integral import (EFFICIENCY, ESTIMATE, READING, START, STOP, Window, integrate,
+                                                    node_joules, switch_estimate, switch_joules)
 
-START, STOP = "power_measurement_start", "power_measurement_stop"
-READING, EFFICIENCY, ESTIMATE = "power_reading", "conversion_eff", "interconnect_power_est"
 _KEYS = frozenset({START, STOP, READING, EFFICIENCY, ESTIMATE})
 
 # A reading above this is no real measurement of one node or switch: a whole GB200 NVL72 rack
@@ -226,35 +226,9 @@ def read_power_log(path: Path) -> tuple[list[_Record], list[Issue]]:
 
 # ---- node logs -------------------------------------------------------------------------------
 
-@dataclass
-class _Window:
-    """The official summarizer's pass over a node log's time-sorted records."""
-
-    start: float | None = None
-    stop: float | None = None
-    watt_ms: float = 0
-    readings: int = 0
-    last_reading: float = 0
-    efficiency: object = None
-
-
-def _integrate(records: list[_Record], ignore_stop_at: float | None = None) -> _Window:
-    """_compute_power_node's loop, step for step (same order of float operations)."""
-    window = _Window()
-    previous = 0.0
-    for record in sorted(records, key=lambda r: r.time_ms):
-        if record.key == START:
-            window.start = previous = record.time_ms
-        elif record.key == READING and window.stop is None and window.start is not None:
-            window.watt_ms += record.value * (record.time_ms - previous)  # type: ignore[operator]
-            previous = record.time_ms
-            window.last_reading = max(window.last_reading, record.time_ms)
-            window.readings += 1
-        elif record.key == STOP and record.time_ms != ignore_stop_at:
-            window.stop = record.time_ms
-        elif record.key == EFFICIENCY:
-            window.efficiency = record.value
-    return window
+def _integrate(records: list[_Record], ignore_stop_at: float | None = None) -> Window:
+    """The one integration of a node log's readings (power_integral.integrate, as the official tool's)."""
+    return integrate([(r.time_ms, r.key, r.value) for r in records], ignore_stop_at)
 
 
 def _check_values(path: Path, records: list[_Record], *keys: str) -> Issue | None:
@@ -288,13 +262,12 @@ def _efficiency(path: Path, records: list[_Record], value: object) -> tuple[floa
     return number, None
 
 
-def _official_node(window: _Window, ttt_ms: float) -> float | None:
+def _official_node(window: Window, ttt_ms: float) -> float | None:
     """What _compute_power_node returns; None where it raises (no start, a zero-length window)."""
     efficiency = 1.0 if window.efficiency is None else _number(window.efficiency)
-    stop = window.stop if window.stop is not None else window.last_reading
-    if window.start is None or stop == window.start or efficiency is None:
+    if window.start is None or window.end == window.start or efficiency is None:
         return None
-    return efficiency * window.watt_ms * ttt_ms / (stop - window.start) / 1000
+    return node_joules(efficiency, window, ttt_ms)
 
 
 def _measured(path: Path, records: list[_Record], ttt_ms: float) -> LogEnergy:
@@ -323,15 +296,13 @@ def _measured(path: Path, records: list[_Record], ttt_ms: float) -> LogEnergy:
                             f"no {STOP}; the last power_reading is taken as the stop, as the official summarizer does"))
     if window.stop is not None and window.stop < window.start:  # type: ignore[operator]
         return unusable(f"{STOP} ({window.stop:.0f} ms) is before {START} ({window.start:.0f} ms)")
-    stop = window.stop if window.stop is not None else window.last_reading
-    if window.readings == 0 or stop <= window.start:  # type: ignore[operator]
+    if window.readings == 0 or window.end <= window.start:  # type: ignore[operator]
         return unusable(f"no {READING} between {START} and {STOP}")
     efficiency, problem = _efficiency(path, records, window.efficiency)
     if problem and problem.kind == "unusable":
         return unusable(problem.text, problem.where)
     issues += [problem] if problem else []
-    joules = efficiency * window.watt_ms * ttt_ms / (stop - window.start) / 1000  # type: ignore[operator]
-    return LogEnergy(str(path), joules, official, tuple(issues))
+    return LogEnergy(str(path), node_joules(efficiency, window, ttt_ms), official, tuple(issues))
 
 
 def node_energy(path: Path, ttt_ms: float) -> LogEnergy:
@@ -346,14 +317,8 @@ def node_energy(path: Path, ttt_ms: float) -> LogEnergy:
 def switch_energy(path: Path, ttt_ms: float) -> LogEnergy:
     """Energy (J) of one interconnect log over a run of ``ttt_ms`` milliseconds."""
     records, issues = read_power_log(path)
-    efficiency: object = 1.0
-    estimate = None
-    for record in records:  # _compute_power_sw: file order, stops at the first estimate
-        if record.key == EFFICIENCY:
-            efficiency = record.value
-        if record.key == ESTIMATE:
-            estimate = record
-            break
+    efficiency, _, estimated = switch_estimate([(r.time_ms, r.key, r.value) for r in records])
+    estimate = next((r for r in records if r.key == ESTIMATE), None) if estimated else None  # the one counted
     has_readings = any(r.key == READING for r in records)
     if estimate is None:
         if not has_readings:
@@ -366,7 +331,7 @@ def switch_energy(path: Path, ttt_ms: float) -> LogEnergy:
                           "counted as measured power, as the rules say")
         return LogEnergy(str(path), measured.joules, 0.0, (*issues, departure, *measured.issues))
     number, watts = _number(efficiency), _number(estimate.value)
-    official = None if number is None or watts is None else number * watts * ttt_ms / 1000
+    official = None if number is None or watts is None else switch_joules(number, watts, ttt_ms)
     bad = _check_values(path, [estimate], ESTIMATE)
     if bad is None and (number is None or not 0 < number <= 1):
         bad = Issue("unusable", str(path), None, f"conversion_eff {efficiency!r} is not a fraction in (0, 1]")

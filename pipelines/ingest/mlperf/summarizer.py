@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pipelines.domain.errors import InputError
 from pipelines.ingest.mlperf.logs import RunResult, read_log
+from pipelines.ingest.mlperf.power_integral import integrate, node_joules, switch_estimate, switch_joules
 from pipelines.domain.mlperf import BenchmarkRule
 from pipelines.ingest.systems_json import PLACEHOLDERS
 
@@ -185,7 +186,8 @@ def power_crash(benchmark_dir: Path, runs: list[RunResult]) -> str | None:
     ``sw_*.txt`` and integrates the power readings between power_measurement_start and _stop.
     Mirrored only to know whether that raises: no node file, no start, a stop at the start's
     timestamp (ZeroDivisionError, the v4.0 Sustainable Metal Cloud logs), values that are not
-    numbers. The energy figure itself belongs to the power-log module, not here.
+    numbers. The integration is the one the power-log module uses (power_integral); the energy
+    figure itself belongs to the power-log module, not here.
     """
     if not (benchmark_dir / "power").is_dir():
         return None
@@ -197,44 +199,27 @@ def power_crash(benchmark_dir: Path, runs: list[RunResult]) -> str | None:
         nodes = sorted(folder.glob("node_*.txt"))
         if not nodes:
             return f"power/{name} has no node_*.txt (AssertionError)"
-        for path, integrate in [(p, _node_energy) for p in nodes] + [(p, _switch_energy) for p in sorted(folder.glob("sw_*.txt"))]:
+        for path, energy_of in [(p, _node_energy) for p in nodes] + [(p, _switch_energy) for p in sorted(folder.glob("sw_*.txt"))]:
             parsed = read_log(path)
             try:
                 if parsed.crash:
                     raise ValueError(parsed.crash)
-                integrate(parsed.lines, run.minutes * 60_000)  # type: ignore[operator]
+                energy_of(parsed.lines, run.minutes * 60_000)  # type: ignore[operator]
             except Exception as error:  # noqa: BLE001 - any error stops the official tool
                 return f"power/{name}/{path.name}: {type(error).__name__}: {error}"
     return None
 
 
 def _node_energy(lines: list, time_ms: float) -> float:
-    """The summarizer's _compute_power_node, step for step (so it raises where that raises)."""
-    prev = last = start = stop = 0.0
-    energy, efficiency, started, stopped = 0.0, 1.0, False, False
-    for line in sorted(lines, key=lambda line: line.timestamp):
-        if line.key == "power_measurement_start":
-            start = prev = line.timestamp
-            started = True
-        if line.key == "power_reading" and not stopped and started:
-            energy += line.value["value"] * (line.timestamp - prev)
-            prev, last = line.timestamp, max(last, line.timestamp)
-        if line.key == "power_measurement_stop":
-            stop, stopped = line.timestamp, True
-        if line.key == "conversion_eff":
-            efficiency = line.value["value"]
-    if not started:
+    """The summarizer's _compute_power_node (so it raises where that raises), with the one integration
+    (power_integral): conversion_eff 1.0 unless logged, ValueError without a start."""
+    window = integrate((line.timestamp, line.key, line.value["value"]) for line in lines)
+    if window.start is None:
         raise ValueError("Power start timestamp not found")
-    return efficiency * energy * time_ms / ((stop if stopped else last) - start) / 1000
+    return node_joules(window.efficiency if window.efficiency_logged else 1.0, window, time_ms)
 
 
 def _switch_energy(lines: list, time_ms: float) -> float:
-    """The summarizer's _compute_power_sw, step for step."""
-    power, efficiency = 0, 1.0
-    for line in lines:
-        if line.key == "conversion_eff":
-            efficiency = line.value["value"]
-        if line.key == "interconnect_power_est":
-            power = line.value["value"]
-            break
-    return efficiency * power * time_ms / 1000
+    """The summarizer's _compute_power_sw, with the one integration (power_integral)."""
+    efficiency, watts, _ = switch_estimate((line.timestamp, line.key, line.value["value"]) for line in lines)
+    return switch_joules(efficiency, watts, time_ms)
