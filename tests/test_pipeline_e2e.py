@@ -2,7 +2,6 @@
 
 import re
 import shutil
-from pathlib import Path
 
 import dagster as dg
 import polars as pl

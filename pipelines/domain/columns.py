@@ -135,9 +135,6 @@ COLUMNS: dict[str, Column] = {
     "global_batch_size": Column("global batch size of the measured run (MLPerf results of the closed division: "
                                 "the summarizer's detailed CSV, or the result logs read as the summarizer reads them; "
                                 "else empty)"),
-    "samples_to_converge": Column("training samples the run took to reach the quality target (olympic mean, from "
-                                  "the summarizer's detailed CSV or the result logs read as the summarizer reads "
-                                  "them; epochs converted with the training-set size; empty where unknown)", "count"),
     "summarizer_samples_to_converge": Column("samples to converge as the official summarizer's detailed CSV prints "
                                              "it, in its unit: samples (BERT, Stable Diffusion, the LLMs) or epochs "
                                              "(the others); closed division only", "count"),

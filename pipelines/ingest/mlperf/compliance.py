@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from mlperf_logging.compliance_checker.mlp_compliance import all_same, is_integer
 
 from pipelines.domain.mllog import LogLine
-from pipelines.domain.rule_files import Broken as _Broken, Key as _Key, RuleFile as _Config, rule_file as _config
+from pipelines.domain.rule_files import Key as _Key, RuleFile as _Config, rule_file as _config
 
 
 class OfficialCrash(Exception):
