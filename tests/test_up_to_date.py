@@ -63,25 +63,24 @@ def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
     assert UP_TO_DATE in report(raw).stdout and runs(raw) == 1
 
     assert UP_TO_DATE not in report(raw, "--force").stdout and runs(raw) == 2
-    assert UP_TO_DATE not in report(raw, epoch="1767225600").stdout and runs(raw) == 3  # another day: 2026-01-01
-    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 4  # and back
-
+    # another day (2026-01-01), and a new price in the data set: built again, with it
     prices = raw / "prices" / "p2.csv"
-    prices.write_text(prices.read_text().replace("24.0", "22.0"))  # a new price: built again, with it
-    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 5
+    prices.write_text(prices.read_text().replace("24.0", "22.0"))
+    assert UP_TO_DATE not in report(raw, epoch="1767225600").stdout and runs(raw) == 3
+    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 4  # back to the first day: the key says the other
     assert "$22.0000" in (raw / "reports" / "latest" / "report.html").read_text(encoding="utf-8")
-    assert UP_TO_DATE in report(raw).stdout and runs(raw) == 5
+    assert UP_TO_DATE in report(raw).stdout and runs(raw) == 4
 
     # the report is no longer the one published for its date (another run replaced it, or it was removed)
     shutil.rmtree((raw / "reports" / "latest").resolve())
-    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 6
+    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 5
     assert (raw / "reports" / "latest" / "report.pdf").is_file()
 
-    # clean removes the key with the warehouse: the next report builds
+    # clean removes the key with the warehouse, so the next report builds (the key is what decides: above)
+    [stamp] = (raw / "warehouse").glob("*_report.json")  # up_to_date.stamp_path: beside the warehouse
     subprocess.run([sys.executable, "-m", "pipelines.cli", "clean"], cwd=REPO, check=True, capture_output=True,
                    env={k: v for k, v in os.environ.items() if k not in OUTPUTS} | {"RAW_DIR": str(raw)})
-    assert not (raw / "warehouse").exists()
-    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 7
+    assert not (raw / "warehouse").exists() and not stamp.exists()
 
 
 def test_the_key_covers_inputs_and_code_but_not_outputs(tmp_path, monkeypatch):
