@@ -9,13 +9,15 @@ import os
 import subprocess
 import sys
 import warnings
+from types import SimpleNamespace
 
 import dagster as dg
 import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.pipeline_runner import BUNDLED_PRICE_DATE, REPO, copy_run
+from tests.pipeline_runner import REPO
+from tests.small_raw import PRICE_DATE, write_small_raw
 
 pytestmark = pytest.mark.slow
 
@@ -33,10 +35,12 @@ def pool_intervals(instance: dg.DagsterInstance, run_id: str, pool_steps: set[st
     return spans
 
 
-def test_two_reports_at_once_both_succeed(bundled_run, tmp_path):
-    # DAGSTER_HOME is empty (both processes install dagster.yaml at once) and there is no warehouse yet; the
-    # PDF cache beside it has the bundled report (laid out by bundled_run), which both runs then serve
-    dirs = copy_run(bundled_run, tmp_path, reports=False, warehouse=False)
+def test_two_reports_at_once_both_succeed(tmp_path):
+    # the tests' small data set (the same job as the bundled data's, in seconds); DAGSTER_HOME is empty (both
+    # processes install dagster.yaml at once) and there is no warehouse yet
+    raw = write_small_raw(tmp_path / "data")
+    dirs = SimpleNamespace(raw=raw, reports=tmp_path / "reports", warehouse=tmp_path / "warehouse" / "pipeline.duckdb",
+                           dagster_home=tmp_path / "dagster_home")
     env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
            "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home),
            "SOURCE_DATE_EPOCH": "1764374400"}
@@ -46,10 +50,10 @@ def test_two_reports_at_once_both_succeed(bundled_run, tmp_path):
     for proc, (out, err) in zip(procs, outputs):
         assert proc.returncode == 0, f"stdout:\n{out}\nstderr:\n{err[-4000:]}"
         assert "lock" not in err.lower()
-        assert f"report: {dirs.reports / BUNDLED_PRICE_DATE / 'report.html'}" in out
+        assert f"report: {dirs.reports / PRICE_DATE / 'report.html'}" in out
 
     # the published report is whole: one stored copy, complete, linked from the date and latest
-    dated = dirs.reports / BUNDLED_PRICE_DATE
+    dated = dirs.reports / PRICE_DATE
     assert dated.is_symlink() and (dirs.reports / "latest").resolve() == dated.resolve()
     stored = sorted((dirs.reports / ".store").iterdir())
     assert [p.resolve() for p in stored] == [dated.resolve()]
@@ -57,11 +61,11 @@ def test_two_reports_at_once_both_succeed(bundled_run, tmp_path):
         assert (dated / name).is_file() and (dated / name).stat().st_size > 0, name
     assert (dated / "report.pdf").read_bytes().startswith(b"%PDF-")
     assert not list((dirs.reports / ".build").iterdir())  # both builds were moved or cleaned away
-    # figures by hand: p4d.24xlarge ResNet: 21.957642 USD/h x 28.770861 min / 60 = 10.5290 USD
+    # figures by hand (tests/small_raw.py): big.8x, ResNet (System A, 30.0 min) at 24.00 USD/h = 12.00 USD
     cost = pl.read_csv(dated / "data" / "cost_to_train.csv")
-    p4d = cost.filter((pl.col("comparison") == "a100-vs-v100") & (pl.col("benchmark") == "resnet")
-                      & (pl.col("instance_type") == "p4d.24xlarge") & (pl.col("pricing_option") == "on_demand"))
-    assert p4d["cost_to_train_usd"].to_list() == [pytest.approx(10.529004471824997)]
+    big = cost.filter((pl.col("comparison") == "one") & (pl.col("benchmark") == "resnet")
+                      & (pl.col("instance_type") == "big.8x") & (pl.col("pricing_option") == "on_demand"))
+    assert big["cost_to_train_usd"].to_list() == [pytest.approx(12.0)]
     assert cost.height == pl.read_parquet(dated / "data" / "cost_to_train.parquet").height
 
     # the instance both runs used had the project's limits, and the pool limit held across them
