@@ -82,6 +82,23 @@ def bundled_run(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def bundled_pdf_texts(tmp_path_factory, bundled_run) -> list[str]:
+    """pypdf's text of each page of the bundled report's PDF, extracted once per session (10 s each time;
+    the answer page, PDF, pricing and end-to-end tests all read it)."""
+    import json
+
+    from pypdf import PdfReader
+
+    def extract(folder: Path) -> None:
+        folder.mkdir()
+        pages = PdfReader(bundled_run.reports / "latest" / "report.pdf").pages
+        (folder / "pages.json").write_text(json.dumps([page.extract_text() for page in pages]))
+
+    folder = built_once(tmp_path_factory, "bundled_pdf_texts", extract)
+    return json.loads((folder / "pages.json").read_text())
+
+
+@pytest.fixture(scope="session")
 def bundled_2025_run(tmp_path_factory):
     """The bundled data at price date 2025-06-01 (report.toml's price_date): AWS's June 2025 P4/P5 cut
     is then what changed since the previous snapshot (Azure's 2025-05-16 table), and the options in

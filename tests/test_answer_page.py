@@ -22,7 +22,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from pypdf import PdfReader
 
 from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
@@ -48,8 +47,8 @@ def offers(folder) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def pages(folder) -> list[str]:
-    return [_flat(page.extract_text()) for page in PdfReader(folder / "report.pdf").pages]
+def pages(bundled_pdf_texts) -> list[str]:
+    return [_flat(text) for text in bundled_pdf_texts]
 
 
 def _instance(row: dict, offer: str) -> str:

@@ -78,9 +78,8 @@ def test_exported_figures_match_the_inputs(bundled_run):
 
 
 @pytest.fixture(scope="module")
-def pdf_text(bundled_run):
-    reader = PdfReader(bundled_run.reports / "latest" / "report.pdf")
-    return reader, [page.extract_text() for page in reader.pages]
+def pdf_text(bundled_run, bundled_pdf_texts):
+    return PdfReader(bundled_run.reports / "latest" / "report.pdf"), bundled_pdf_texts
 
 
 def test_pdf_figures_match_inputs(pdf_text):

@@ -28,11 +28,11 @@ def _flat(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def published(bundled_run):
+def published(bundled_run, bundled_pdf_texts):
     folder = bundled_run.reports / "latest"
     html = (folder / "report.html").read_text(encoding="utf-8")
     reader = PdfReader(folder / "report.pdf")
-    texts = [_flat(page.extract_text()) for page in reader.pages]
+    texts = [_flat(text) for text in bundled_pdf_texts]
     return html, reader, texts
 
 

@@ -101,13 +101,11 @@ def test_html_shows_the_options_and_the_break_even(report_html):
     assert ">stale<" in html
 
 
-def test_the_pdf_prints_the_options_and_the_break_even_of_its_html(bundled_run):
+def test_the_pdf_prints_the_options_and_the_break_even_of_its_html(bundled_run, bundled_pdf_texts):
     """The printed report (the bundled_run's: the PDF of the same template; the figures above are the 2025
     run's HTML) says what its HTML says about the options, the cheapest of each and the break-even."""
-    from pypdf import PdfReader
-
     folder = bundled_run.reports / "latest"
-    pdf = squashed(" ".join(p.extract_text() for p in PdfReader(folder / "report.pdf").pages))
+    pdf = squashed(" ".join(bundled_pdf_texts))
     html = squashed(re.sub(r"<[^>]+>", "", unescape((folder / "report.html").read_text(encoding="utf-8"))))
     assert "ResNet-50: cost to train under each pricing option" in pdf
     assert "ResNet-50: when a commitment costs less than on demand" in pdf
