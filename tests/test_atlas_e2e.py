@@ -15,6 +15,7 @@ import pytest
 from pypdf import PdfReader
 
 from pipelines.publish.pdf import TemplatesOnlyFetcher
+from pipelines.publish.render import for_print
 from tests.atlas_fixtures import quirk_corpus, resnet_logs, system, write_logs
 from tests.atlas_runner import REPO, SAMPLE, SOURCE_DATE_EPOCH, atlas_env, make_atlas, moved_env, needs_sample
 from tests.mlperf_fixtures import run_log
@@ -182,7 +183,7 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
     pdf_text = "".join(page.extract_text() for pdf in sorted(folder.glob("atlas*.pdf")) for page in PdfReader(pdf).pages)
     assert "The MLPerf price-performance atlas" in pdf_text and "$13.67" in pdf_text
     from weasyprint import HTML
-    document = HTML(string=html, base_url=str(REPO / "templates") + "/",
+    document = HTML(string=for_print(html), base_url=str(REPO / "templates") + "/",
                     url_fetcher=TemplatesOnlyFetcher(REPO / "templates")).render()
     page_of = {}
     for number, page in enumerate(document.pages):

@@ -110,7 +110,7 @@ def test_report_in_chromium_phone_and_desktop_light_and_dark(report_html, tmp_pa
                         .map(s => document.getElementById(s.getAttribute('aria-labelledby')).textContent)""")
                     assert all(len(n) > 40 for n in names), "every chart has an accessible name (its alt text)"
                     backgrounds[(width, scheme)] = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
-                    page.screenshot(path=str(tmp_path / f"report-{width}-{scheme}.png"), full_page=True)
+                    page.screenshot(path=str(tmp_path / f"report-{width}-{scheme}.png"))
                     if width == 1280 and scheme == "light":
                         page.goto(url + "#fig-3")
                         assert page.evaluate("document.getElementById('fig-3').getBoundingClientRect().top") < 200
