@@ -4,6 +4,10 @@ from pathlib import Path
 
 import dagster as dg
 
+from pipelines import pool_wait
+
+pool_wait.install()  # every process that runs the jobs loads these definitions
+
 
 @dg.definitions
 def defs() -> dg.Definitions:
