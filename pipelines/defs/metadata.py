@@ -97,7 +97,12 @@ def input_errors_as_failures(fn):
     return step
 
 
-def layout_metadata(printed: dict) -> dict:
+def layout_metadata(context: dg.AssetExecutionContext, printed: dict) -> dict:
     """What the UI shows of a PDF asset's layout: per document, the table rows it started on a new page so that
-    their footnotes print on their page (publish/pdf.py; PdfCache.hints keeps them for the next layout)."""
-    return {"rows_on_new_page": dg.MetadataValue.json({name: list(p.breaks) for name, p in printed.items()})}
+    their footnotes print on their page (publish/pdf.py; PdfCache.hints keeps them for the next layout), and
+    the tables that run past the right margin (none expected: each is also a warning in the run's log)."""
+    for name, p in printed.items():
+        if p.past_margin:
+            context.log.warning(f"{name}: tables past the right margin: {'; '.join(p.past_margin)}")
+    return {"rows_on_new_page": dg.MetadataValue.json({name: list(p.breaks) for name, p in printed.items()}),
+            "tables_past_margin": dg.MetadataValue.json({name: list(p.past_margin) for name, p in printed.items()})}

@@ -57,6 +57,26 @@ class Laid:
     breaks: tuple[str, ...]
     layouts: int
 
+    @property
+    def past_margin(self) -> tuple[str, ...]:
+        return tables_past_margin(self.document)
+
+
+def tables_past_margin(document: Document) -> tuple[str, ...]:
+    """Every table that runs past its page's right margin, with anything in it ("page 7: tab-12, 10.5 px"):
+    a name that cannot break pushes a column out, and the reader loses the figures beside it."""
+    from weasyprint.formatting_structure import boxes
+
+    over = []
+    for number, page in enumerate(document.pages, start=1):
+        right = page.width - page._page_box.margin_right  # the text area's right edge, CSS px
+        for table in (b for b in page._page_box.descendants() if isinstance(b, boxes.TableBox)):
+            end = max([table.position_x + table.margin_width()]
+                      + [b.position_x + b.margin_width() for b in table.descendants() if hasattr(b, "margin_width")])
+            if end > right + 0.5:
+                over.append(f"page {number}: {table.element.get('id')}, {end - right:.1f} px")
+    return tuple(over)
+
 
 def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None,
             breaks: tuple[str, ...] = ()) -> Laid:

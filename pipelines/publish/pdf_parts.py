@@ -51,6 +51,7 @@ class Printed:
     breaks: tuple[str, ...]
     layouts: int
     pages: int
+    past_margin: tuple[str, ...] = ()  # tables that run past the right margin (pdf.tables_past_margin)
 
 
 @dataclass
@@ -72,7 +73,8 @@ class PdfCache:
         if not (pdf.is_file() and facts.is_file()):
             return None
         laid = json.loads(facts.read_text(encoding="utf-8"))
-        return Printed(pdf.read_bytes(), tuple(laid["breaks"]), 0, laid["pages"])  # 0 layouts: none made now
+        return Printed(pdf.read_bytes(), tuple(laid["breaks"]), 0, laid["pages"],  # 0 layouts: none made now
+                       tuple(laid.get("past_margin", ())))
 
     def put(self, key: str, printed: Printed) -> None:
         if self.folder is None:
@@ -80,7 +82,8 @@ class PdfCache:
         self.used.add(key)
         # the PDF first: a facts file is only ever beside a whole PDF
         write_atomic(self.folder / f"{key}.pdf", printed.pdf)
-        write_atomic(self.folder / f"{key}.json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages}).encode())
+        write_atomic(self.folder / f"{key}.json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages,
+                                                                "past_margin": list(printed.past_margin)}).encode())
 
     def prune(self) -> int:
         """Removes the PDFs this cache did not serve or keep (each a .pdf and a .json); returns how many."""
@@ -166,7 +169,8 @@ def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed
     from pipelines.publish.pdf import lay_out, pdf_bytes
 
     laid = lay_out(html, breaks=breaks)
-    return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages))
+    return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages),
+                   laid.past_margin)
 
 
 def pdf_process(workers: int = 1) -> ProcessPoolExecutor:

@@ -62,7 +62,7 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
         "files": dg.MetadataValue.json(list(printed)), "pages": sum(p.pages for p in printed.values()),
         "laid_out": dg.MetadataValue.json(list(printing.laid_out)),
         "layouts": max((printed[name].layouts for name in printing.laid_out), default=0),
-        **layout_metadata(printed)})
+        **layout_metadata(context, printed)})
 
 
 def _atlas_inputs(settings: PipelineSettings) -> dict:

@@ -73,7 +73,7 @@ def report_pdf(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
     return dg.MaterializeResult(metadata={
         "path": dg.MetadataValue.path(str(folder / "report.pdf")), "bytes": len(printed.pdf), "pages": printed.pages,
         "layouts": printed.layouts, "published_as": dg.MetadataValue.path(str(published)),
-        **layout_metadata({"report.pdf": printed})})
+        **layout_metadata(context, {"report.pdf": printed})})
 
 
 # file name -> (table, columns): the contract's columns first; `exact` files carry only those.
