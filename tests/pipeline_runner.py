@@ -129,13 +129,19 @@ def run_pipeline(dirs: RunDirs, selection: list[str] | None = None, pdf: bool = 
             )
 
 
-def published_breaks(dirs: RunDirs) -> tuple[str, ...]:
-    """The rows the layout of the run's report PDF started on new pages (for their footnotes), as the PDF cache
-    beside the warehouse keeps them: a layout of the same HTML given them needs one pass, not two."""
+def published_layout(dirs: RunDirs) -> dict:
+    """What the layout of the run's report PDF found, as the PDF cache beside the warehouse keeps it: its pages,
+    the rows it started on new pages for their footnotes ("breaks") and the tables past the right margin."""
     import json
 
     (facts,) = (dirs.warehouse.parent / f"{dirs.warehouse.stem}_pdf" / "report").glob("*.json")
-    return tuple(json.loads(facts.read_text(encoding="utf-8"))["breaks"])
+    return json.loads(facts.read_text(encoding="utf-8"))
+
+
+def published_breaks(dirs: RunDirs) -> tuple[str, ...]:
+    """The rows the layout of the run's report PDF started on new pages: a layout of the same HTML given them
+    needs one pass, not two."""
+    return tuple(published_layout(dirs)["breaks"])
 
 
 def built_report(dirs: RunDirs, result) -> Path:

@@ -2,8 +2,9 @@
 running headers and "Page n / N", footnotes on their call's page, cross-references with pages,
 metadata, outline, tagging with alt text, searchable chart text, and figures checked by hand.
 
-Page placement comes from WeasyPrint's own layout (`pages[i].anchors` of the rendered document);
-the text of each page from the published PDF (pypdf). Both are the same HTML rendered the same way.
+Page placement comes from the PDF's named destinations (WeasyPrint writes one per anchor of its layout),
+the text of each page from the same PDF (pypdf); what only the layout knows (tables past the margin, rows
+moved to new pages) from the facts the PDF cache keeps beside the PDF.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pypdf import PdfReader
 from pipelines.publish.page_breaks import (displaced_footnotes, hints_that_hold, layout_hints, row_on_new_page,
                                            row_position, rows_on_new_page)
 from pipelines.publish.pdf import lay_out
-from tests.pipeline_runner import BUNDLED_RAW, published_breaks
+from tests.pipeline_runner import BUNDLED_RAW, published_layout
 
 
 
@@ -37,39 +38,19 @@ def published(bundled_run, bundled_pdf_texts):
 
 
 @pytest.fixture(scope="module")
-def document(bundled_run, published):
-    """WeasyPrint's layout of the published HTML (given the rows the published layout moved to new pages, it
-    lays out once: the same pages the PDF was written from)."""
-    html, reader, _ = published
-    laid = lay_out(html, breaks=published_breaks(bundled_run)).document
-    assert len(laid.pages) == len(reader.pages), "the published PDF and a fresh layout differ in page count"
-    return laid
+def anchors(published):
+    """id -> 1-based page number: the PDF's named destinations, one per anchor of WeasyPrint's layout."""
+    _, reader, _ = published
+    return {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
 
 
-@pytest.fixture(scope="module")
-def anchors(document):
-    """id -> 1-based page number, from WeasyPrint's layout of the published HTML."""
-    where = {}
-    for number, page in enumerate(document.pages, start=1):
-        for anchor in page.anchors:
-            where.setdefault(anchor, number)
-    return where
-
-
-def test_no_table_overflows_its_page(document):
+def test_no_table_overflows_its_page(bundled_run, published):
     """Every table, and everything in it, ends inside the page's text area (the current generation's cost
-    tables ran 10-26 px into the right margin: "Standard_ND96isr_MI300X_v5" could not break)."""
-    from weasyprint.formatting_structure import boxes
-
-    over = []
-    for number, page in enumerate(document.pages, start=1):
-        right = page.width - page._page_box.margin_right  # the text area's right edge, CSS px
-        for table in (b for b in page._page_box.descendants() if isinstance(b, boxes.TableBox)):
-            end = max([table.position_x + table.margin_width()]
-                      + [b.position_x + b.margin_width() for b in table.descendants() if hasattr(b, "margin_width")])
-            if end > right + 0.5:
-                over.append((number, table.element.get("id"), round(end - right, 1)))
-    assert over == [], "tables past the right margin (page, table, px): " + repr(over)
+    tables ran 10-26 px into the right margin: "Standard_ND96isr_MI300X_v5" could not break). The layout
+    measures it (publish/pdf.tables_past_margin) and the PDF cache keeps it beside the PDF."""
+    layout = published_layout(bundled_run)
+    assert layout["pages"] == len(published[1].pages)
+    assert layout["past_margin"] == [], "tables past the right margin: " + repr(layout["past_margin"])
 
 
 def test_every_footnote_sits_on_its_calls_page(published, anchors):
@@ -91,13 +72,16 @@ def test_every_footnote_sits_on_its_calls_page(published, anchors):
         assert f"{n}. {start}" in texts[call_page - 1], f"footnote {n} ({start!r}) is not printed on page {call_page}"
 
 
-def test_every_link_in_the_pdf_leads_somewhere(document, anchors):
-    """Each internal link's target is laid out (a note's later calls linked to the screen's list of notes,
-    which print hides: 142 dead targets, WeasyPrint's "No anchor" warnings); they lead to the footnote."""
-    links = [target for page in document.pages for kind, target, *_ in page.links if kind == "internal"]
+def test_every_link_in_the_pdf_leads_somewhere(published, anchors):
+    """Each internal link goes to a named destination, and a note's later calls go to the footnote itself
+    (they linked to the screen's list of notes, which print hides: 142 dead targets, each a WeasyPrint
+    "No anchor" warning, and no link at all in the PDF)."""
+    _, reader, _ = published
+    links = [str(a["/Dest"]) for page in reader.pages for a in (x.get_object() for x in page.get("/Annots") or [])
+             if a.get("/Subtype") == "/Link" and "/Dest" in a]
     assert len(links) > 1000
     assert sorted({t for t in links if t not in anchors}) == []
-    assert sum(t.startswith("fn-") for t in links) > 100  # later calls of a note: to the note itself
+    assert sum(t.startswith("fn-") for t in links) > 100
 
 
 def test_a_row_whose_footnote_was_pushed_to_a_later_page_starts_a_new_page():
@@ -297,3 +281,14 @@ def test_a_layout_starts_the_rows_it_is_given_on_new_pages():
     page_of = {a: n for n, page in enumerate(laid.document.pages) for a in page.anchors}
     assert (page_of["cell-3"], page_of["cell-4"], page_of["cell-5"]) == (0, 1, 1)
     assert (laid.breaks, laid.layouts) == (("tab-1/4",), 1)
+
+
+def test_a_table_past_the_right_margin_is_named_with_its_page_and_overshoot():
+    # a name with no break opportunity, wider than the text area, in the second table of page 2
+    wide = "Standard_ND96isr_MI300X_v5" * 12
+    html = ('<html lang="en"><body><table id="tab-1"><tr><td>fits</td></tr></table>'
+            f'<table id="tab-2" style="break-before: page"><tr><td>a</td><td>{wide}</td></tr></table></body></html>')
+    [found] = lay_out(html).past_margin
+    page, table, overshoot = re.fullmatch(r"page (\d+): (tab-\d+), ([\d.]+) px", found).groups()
+    assert (page, table) == ("2", "tab-2") and float(overshoot) > 100
+    assert lay_out(html.replace(wide, "short")).past_margin == ()
