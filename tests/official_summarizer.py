@@ -1,7 +1,7 @@
 """Run the official MLPerf result summarizer (mlperf-logging 4.1.68) the way MLCommons runs it.
 
 One process per submitter folder (`python -m mlperf_logging.result_summarizer <folder> training
-<X.Y.0> --csv out.csv`), on a COPY of the folder: the tool writes scaling.json (RCP
+<X.Y.0> --csv out.csv`, run in a process forked from a server that has imported the tool), on a COPY of the folder: the tool writes scaling.json (RCP
 normalisation) into every benchmark folder it reads and removes published ones, so a second run
 on the same folder gives other scores. The copy holds what the tool reads (systems/ and
 results/); result files are hard links when the file system allows it (the tool only reads them),
@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import math
+import multiprocessing
 import os
 import re
+import runpy
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,6 +122,50 @@ def _read_csv(path: Path) -> tuple[dict, dict, dict]:
     return scores, divisions, details
 
 
+_SUMMARIZER = "mlperf_logging.result_summarizer"
+
+
+def _summarize(args: list[str], cwd: Path, out: Path, err: Path) -> None:
+    """In a forked process: what `python -m mlperf_logging.result_summarizer <args>` does in `cwd`, its stdout
+    and stderr to files, exiting with the status the interpreter would (a traceback and 1 on an exception)."""
+    os.chdir(cwd)
+    for fd, path in ((1, out), (2, err)):
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(handle, fd)
+        os.close(handle)
+    sys.argv = [_SUMMARIZER, *args]
+    code = 0
+    try:
+        runpy.run_module(_SUMMARIZER, run_name="__main__", alter_sys=True)
+    except SystemExit as stop:
+        if stop.code is None or isinstance(stop.code, int):
+            code = stop.code or 0
+        else:
+            print(stop.code, file=sys.stderr)
+            code = 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+@functools.cache
+def _forkserver() -> multiprocessing.context.BaseContext:
+    """A fork server that has imported the tool once: each run is still its own fresh process (forked from
+    a process that has only imported it), without paying the 1.2 s import of pandas and the checkers each time."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([f"{_SUMMARIZER}.result_summarizer"])
+    return context
+
+
+def _start(args: list[str], cwd: Path, out: Path, err: Path):
+    proc = _forkserver().Process(target=_summarize, args=(args, cwd, out, err), daemon=True)
+    proc.start()
+    return proc
+
+
 def run_folders(folders: list[tuple[str, Path]], work: Path, jobs: int = 2, timeout: float = 3600,
                 names: bool = False) -> list[FolderVerdict]:
     """Run the summarizer on copied submitter folders [(round, copy)], ``jobs`` at a time.
@@ -134,23 +181,23 @@ def run_folders(folders: list[tuple[str, Path]], work: Path, jobs: int = 2, time
         while pending and len(running) < jobs:
             round_, folder = pending.pop(0)
             name = f"{round_}_{folder.name}" + (f"_{len(verdicts) + len(running)}" if names else "")
-            out, err = open(work / f"{name}.out", "w+"), open(work / f"{name}.err", "w+")
-            cmd = [sys.executable, "-m", "mlperf_logging.result_summarizer", str(folder), "training",
-                   ruleset(round_), "--csv", str(work / f"{name}.csv")]
-            proc = subprocess.Popen(cmd, cwd=work, stdout=out, stderr=err)
-            running.append((round_, folder, name, out, err, proc, time.monotonic()))
+            args = [str(folder), "training", ruleset(round_), "--csv", str(work / f"{name}.csv")]
+            proc = _start(args, work, work / f"{name}.out", work / f"{name}.err")
+            running.append((round_, folder, name, proc, time.monotonic()))
         time.sleep(0.2)
         for job in list(running):
-            round_, folder, name, out, err, proc, started = job
-            if proc.poll() is None:
+            round_, folder, name, proc, started = job
+            if proc.exitcode is None:
                 if time.monotonic() - started > timeout:
                     proc.kill()
                 continue
             running.remove(job)
-            out.seek(0), err.seek(0)
-            verdict = FolderVerdict(round_, folder.name, proc.returncode, time.monotonic() - started,
-                                    stdout=out.read(), stderr=err.read(), path=str(folder))
-            out.close(), err.close()
+            returncode = proc.exitcode
+            proc.close()
+            stdout = (work / f"{name}.out").read_text(errors="replace")
+            stderr = (work / f"{name}.err").read_text(errors="replace")
+            verdict = FolderVerdict(round_, folder.name, returncode, time.monotonic() - started,
+                                    stdout=stdout, stderr=stderr, path=str(folder))
             if not verdict.crashed:
                 verdict.scores, verdict.divisions, verdict.details = _read_csv(work / f"{name}.csv")
             base = folder.parent.parent

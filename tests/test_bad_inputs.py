@@ -139,14 +139,13 @@ def pipeline_env(dirs: Dirs):
         yield
 
 
-def run(dirs: Dirs, instance: dg.DagsterInstance, selection: list[dg.AssetKey] | None = None):
-    """The project's implicit asset job, loaded with the settings of `dirs`, run in process."""
+def run(dirs: Dirs, instance: dg.DagsterInstance):
+    """The project's report_job, loaded with the settings of `dirs`, run in process."""
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
         job = defs().resolve_job_def("report_job")  # what the command line runs
         return job.execute_in_process(
-            run_config=QUIET, instance=instance, raise_on_error=False, asset_selection=selection,
-        )
+            run_config=QUIET, instance=instance, raise_on_error=False)
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +153,30 @@ def instance():
     """A Dagster instance with in-memory storage (the command-line cases use a DAGSTER_HOME)."""
     with dg.DagsterInstance.ephemeral() as inst:
         yield inst
+
+
+@pytest.fixture(scope="module")
+def case_job(tmp_path_factory):
+    """One folder for the cases that start from the bundled raw/ alone, and report_job loaded for it once:
+    loading the definitions and snapshotting the job for each case cost as much as running it."""
+    dirs = Dirs(tmp_path_factory.mktemp("case"))
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        return dirs, defs().resolve_job_def("report_job")
+
+
+def run_case(name: str, case_job, instance: dg.DagsterInstance):
+    """The case's files over a fresh copy of the bundled raw/ (no reports, no warehouse yet), and report_job's
+    staging and marts run over it in process."""
+    dirs, job = case_job
+    shutil.rmtree(dirs.root)
+    fresh(dirs.root)
+    apply_case(name, dirs.raw)
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        result = job.execute_in_process(run_config=QUIET, instance=instance, raise_on_error=False,
+                                        asset_selection=list(staging_and_marts()))
+    return dirs, result
 
 
 @pytest.fixture(scope="module")
@@ -250,10 +273,8 @@ def _fails_with_its_error(name: str, result, instance: dg.DagsterInstance) -> st
 
 
 @pytest.mark.parametrize("name", REJECTED)
-def test_bad_input_fails_with_its_error(name, instance, tmp_path):
-    dirs = fresh(tmp_path)
-    apply_case(name, dirs.raw)
-    result = run(dirs, instance, list(staging_and_marts()))
+def test_bad_input_fails_with_its_error(name, instance, case_job):
+    dirs, result = run_case(name, case_job, instance)
     _fails_with_its_error(name, result, instance)
     case = load_case(name)
     if "runs_reason" in case:
@@ -286,12 +307,10 @@ _SAME_NUMBERS = ["time_to_train", "report_dates", "price_history", "cost_to_trai
 
 
 @pytest.mark.parametrize("name", ACCEPTED)
-def test_accepted_input_gives_the_same_numbers(name, baseline, instance, tmp_path):
+def test_accepted_input_gives_the_same_numbers(name, baseline, instance, case_job):
     """BOM, CRLF, an extra column, blank lines: read, with the same marts as the bundled data."""
     _, _, good_tables = baseline
-    dirs = fresh(tmp_path)
-    apply_case(name, dirs.raw)
-    result = run(dirs, instance, list(staging_and_marts()))
+    dirs, result = run_case(name, case_job, instance)
     assert result.success, f"{name}: {failure_reason(result)}"
     after = tables(dirs.warehouse)
     for table in _SAME_NUMBERS:
