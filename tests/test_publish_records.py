@@ -120,6 +120,29 @@ def test_rows_json_escapes_what_could_end_its_script():
     assert json.loads(text) == [["</script><b>x", ["$2", 2.0], ["A&B"]]]
 
 
+
+def test_rows_encoded_a_row_at_a_time_are_the_table_rows_json():
+    """json_rows (the atlas's every pair: rows from a generator, never held as cells) gives the text, filters and
+    sorted columns of a table holding the same rows; the expected text written by hand."""
+    from pipelines.publish.records import JsonRows
+    from pipelines.publish.web_assets import json_rows, rows_json
+
+    columns = (Column("Round", facet="Round"), Column("Cost", numeric=True), Column("Tags"))
+    rows = (Row((Cell("v1.0"), Cell("$2", sort=2.5), Cell("–")), facets=(("Provider", "AWS"),)),
+            Row((Cell("v2.0"), Cell("n/a"), Cell("x<y")), facets=(("Energy tier", "B"), ("Provider", "GCP"))))
+    encoded = json_rows(columns, (r for r in rows))
+    assert encoded.text == ('[["v1.0",["$2",2.5],"–",["AWS","v1.0",""]],'
+                            '["v2.0","n/a","x\\u003cy",["GCP","v2.0","B"]]]')
+    assert (encoded.count, encoded.facets, encoded.value_columns) == (2, ("Provider", "Round", "Energy tier"), (1,))
+    held = Table(0, "t", columns, rows, anchor="t", web_only=True)
+    assert str(rows_json(held)) == encoded.text and held.facets == encoded.facets
+    assert held.value_columns == list(encoded.value_columns)
+    kept = Table(0, "t", columns, encoded, anchor="t", web_only=True)
+    assert (str(rows_json(kept)), kept.facets, kept.value_columns, len(kept.rows)) == (encoded.text, encoded.facets, [1], 2)
+    assert json_rows(columns, ()).text == "[]"
+    with pytest.raises(ValueError, match="print cannot show"):
+        Table(0, "t", columns, JsonRows("[]", 0, (), ()))
+
 def test_a_fixed_table_prints_at_its_columns_widths():
     columns = (Column("Instance", header=True, width="60%"), Column("Cost", numeric=True, width="40%"))
     html = _macro("{{ m.table(t) }}", t=Table(3, "x", columns, (Row((Cell("AWS p4d"), Cell("$1"))),), css="atlas-table",

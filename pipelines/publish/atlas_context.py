@@ -24,6 +24,7 @@ from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.context import age_spread, unknown_list
 from pipelines.publish.records import Cell, Column, Counts, Figure, Front, Heading, Row, Table, Tag, chart_id
+from pipelines.publish.web_assets import json_rows
 
 SUMMARY = Heading("1", "Summary", "summary")
 TREND = Heading("2", "The cheapest cost to train across rounds", "trend", running="2 Across rounds")
@@ -412,14 +413,14 @@ def pairs_table(costs: pl.DataFrame) -> Table:
                Column("Cost to train", numeric=True), Column("Accel\u200berator-hours", numeric=True, detail=True),
                Column("USD per accel\u200berator-hour", numeric=True, detail=True), Column("Rank", numeric=True),
                Column("Tags", detail=True))
-    rows = []
-    for r in costs.iter_rows(named=True):
+
+    def row(r: dict) -> Row:
         tags = ", ".join(t for t, on in (("Pareto", r["on_pareto_front"]), ("fastest", r["fastest"]),
                                          ("cheapest " + (r["accelerator_model"] or ""), r["cheapest_for_accelerator"]),
                                          ("estimate", r["price_basis"] != "same cloud"),
                                          ("division unknown", r.get("division") is None),
                                          ("scored by the rules", r.get("score_basis") == "rules")) if on)
-        rows.append(Row((
+        return Row((
             Cell(r["round"]), Cell(model_name(r["benchmark_model"])), *(Cell(_words(r[name])) for name, _ in optional),
             Cell(r["submitter"] or r["folder"]), Cell(r["system"]),
             Cell(f"{r['accelerators_total']} × {r['accelerator_model']}", sort=r["accelerators_total"]),
@@ -432,7 +433,9 @@ def pairs_table(costs: pl.DataFrame) -> Table:
             Cell(fmt.usd(r["usd_per_accelerator_hour"]), sort=r["usd_per_accelerator_hour"]),
             Cell(fmt.count(r["cost_rank"]), sort=r["cost_rank"]), Cell(tags),
         ), facets=(("Provider", labels.provider(r["provider"])), ("Accelerator", r["accelerator_model"] or "–"),
-                   ("Benchmark", model_name(r["benchmark_model"])))))
-    return Table(0, f"Every priced result × instance pair ({len(rows):,}; on demand: the on-demand rows of data/atlas.csv)", columns,
-                 tuple(rows), css="pairs-table", csv="atlas", empty="This table needs JavaScript; data/atlas.csv "
+                   ("Benchmark", model_name(r["benchmark_model"]))))
+
+    rows = json_rows(columns, (row(r) for r in costs.iter_rows(named=True)))  # one row's cells at a time
+    return Table(0, f"Every priced result × instance pair ({rows.count:,}; on demand: the on-demand rows of data/atlas.csv)", columns,
+                 rows, css="pairs-table", csv="atlas", empty="This table needs JavaScript; data/atlas.csv "
                  "has the same rows.", anchor="every-pair", web_only=True)

@@ -77,14 +77,14 @@ class Source:
         return source_id(self.number)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     text: str
     kind: str = ""  # "", "best" or "front": the tag's colour
     title: str | None = None  # shown on hover
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cell:
     text: str
     sort: float | int | None = None  # the number behind the text, for sorting; None: sort by text
@@ -115,7 +115,7 @@ class Column:
 FACETS = ("Provider", "Accelerator", "Benchmark", "Round", "Division", "Pricing model")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     cells: tuple[Cell, ...]
     classes: tuple[str, ...] = ()  # "baseline", "cheapest", "no-result"
@@ -123,6 +123,33 @@ class Row:
     facets: tuple[tuple[str, str], ...] = ()  # (filter, value) for the web filters, beyond its facet columns
     group: str | None = None  # a heading row across the table before this row (tables that do not sort only)
     anchor: str | None = None  # the row's id, for links to it
+
+
+def facet_order(names) -> tuple[str, ...]:
+    """Filter names in FACETS order; one not listed there (a new column's) after them, by name."""
+    return tuple(sorted(set(names), key=lambda n: (FACETS.index(n) if n in FACETS else len(FACETS), n)))
+
+
+def row_facets(columns: tuple[Column, ...], row: Row) -> dict[str, str]:
+    """A row's value per filter: its own facets and the text of its cells in facet columns."""
+    values = dict(row.facets)
+    values.update((c.facet, cell.text) for c, cell in zip(columns, row.cells) if c.facet)
+    return values
+
+
+@dataclass(frozen=True)
+class JsonRows:
+    """A web-only table's rows already as the JSON its <script> carries (web_assets.json_rows), for a
+    table too large to keep as Row and Cell objects until the page is rendered: the atlas's every
+    pair, 15,000 rows on the whole corpus, took 60 MiB as objects and takes 6 MiB as text."""
+
+    text: str
+    count: int
+    facets: tuple[str, ...]  # the table's filters (Table.facets)
+    value_columns: tuple[int, ...]  # the columns with a number behind some cell (Table.value_columns)
+
+    def __len__(self) -> int:
+        return self.count
 
 
 @dataclass(frozen=True)
@@ -140,7 +167,7 @@ class Table:
     number: int | str  # 12, or "A.1" in an appendix
     caption: str
     columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[Row, ...] | JsonRows
     css: str = ""
     csv: str | None = None  # the data/ export (without extension) that holds every row of this table
     empty: str | None = None  # the one row's text when there are no rows
@@ -155,6 +182,10 @@ class Table:
     def __post_init__(self):
         if self.fixed and not all(c.width for c in self.columns):
             raise ValueError(f"table {self.caption!r} is printed fixed, but not every column has a width")
+        if isinstance(self.rows, JsonRows):
+            if not self.web_only:
+                raise ValueError(f"table {self.caption!r} has its rows as JSON only, which print cannot show")
+            return
         if self.sortable and any(r.group for r in self.rows):
             raise ValueError(f"table {self.caption!r} has group rows, which sorting would scatter")
 
@@ -165,18 +196,20 @@ class Table:
     @cached_property
     def facets(self) -> tuple[str, ...]:
         """The filters of this table: those of its rows and its facet columns, in FACETS order."""
-        found = {name for row in self.rows for name, _ in row.facets} | {c.facet for c in self.columns if c.facet}
-        return tuple(sorted(found, key=lambda n: (FACETS.index(n) if n in FACETS else len(FACETS), n)))
+        if isinstance(self.rows, JsonRows):
+            return self.rows.facets
+        return facet_order({name for row in self.rows for name, _ in row.facets} | {c.facet for c in self.columns if c.facet})
 
     def facet_values(self, row: Row) -> list[str]:
         """The row's value for each of `facets` ("" where it has none)."""
-        values = dict(row.facets)
-        values.update((c.facet, cell.text) for c, cell in zip(self.columns, row.cells) if c.facet)
+        values = row_facets(self.columns, row)
         return [values.get(name, "") for name in self.facets]
 
     @cached_property
     def value_columns(self) -> list[int]:
         """The columns that sort by the number behind their cells (any cell of theirs has one)."""
+        if isinstance(self.rows, JsonRows):
+            return list(self.rows.value_columns)
         return [i for i in range(len(self.columns)) if any(i < len(r.cells) and r.cells[i].sort is not None
                                                            for r in self.rows)]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from pipelines.config import TEMPLATES_DIR
+from pipelines.publish.records import Column, JsonRows, Row, Table, facet_order, row_facets
 
 TABLES_JS = "tables.js"
 TABLES_CSS = "tables.css"
@@ -66,16 +68,43 @@ def stylesheet() -> str:
 def script_json(value) -> Markup:
     """`value` as JSON for the inside of a <script> element: `<`, `>` and `&` escaped, so nothing in
     the data can end the element (the same escaping as Jinja's tojson)."""
+    return Markup(_escaped_json(value))
+
+
+def _escaped_json(value) -> str:
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def runtime_json() -> Markup:
     return script_json(runtime_code())
 
 
-def rows_json(table) -> Markup:
-    """A web-only table's rows for its JSON <script>: per row its cells (the text, or [text, number
-    behind it] where the cell sorts by value) and, last, its facet values (records.Table.facets)."""
-    return script_json([[c.text if c.sort is None else [c.text, c.sort] for c in row.cells] + [table.facet_values(row)]
-                        for row in table.rows])
+def rows_json(table: Table) -> Markup:
+    """A web-only table's rows for its JSON <script> (json_rows)."""
+    rows = table.rows if isinstance(table.rows, JsonRows) else json_rows(table.columns, table.rows)
+    return Markup(rows.text)
+
+
+def json_rows(columns: tuple[Column, ...], rows: Iterable[Row]) -> JsonRows:
+    """Rows as a web-only table's JSON: per row its cells (the text, or [text, number behind it] where
+    the cell sorts by value) and, last, its facet values in the table's filter order (records.Table.facets).
+    Encoded a row at a time, the same text as script_json of the whole list: `rows` may be a generator,
+    so a table of 10,000+ rows never holds every row's cells, nor every piece of the encoding, at once."""
+    encoded: list[str] = []  # each row's cells as a JSON array without its closing bracket, then the whole row
+    values: list[dict[str, str]] = []
+    found = {c.facet for c in columns if c.facet}
+    sorting: set[int] = set()
+    for row in rows:
+        encoded.append(_escaped_json([c.text if c.sort is None else [c.text, c.sort] for c in row.cells])[:-1])
+        values.append(row_facets(columns, row))
+        found.update(values[-1])
+        sorting.update(i for i, c in enumerate(row.cells) if c.sort is not None)
+    facets = facet_order(found)
+    for i, row_values in enumerate(values):  # in place: a row's head is freed as its whole text replaces it
+        encoded[i] += ("," if len(encoded[i]) > 1 else "") + _escaped_json([row_values.get(name, "") for name in facets]) + "]"
+    del values
+    count = len(encoded)
+    encoded[:1] = ["[" + "".join(encoded[:1])]  # the array's brackets on its first and last rows: one copy of the text
+    encoded[-1] += "]"
+    return JsonRows(",".join(encoded), count, facets, tuple(i for i in range(len(columns)) if i in sorting))
