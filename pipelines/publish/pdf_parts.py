@@ -142,10 +142,14 @@ class Printing:
             self._pool.shutdown(cancel_futures=True)
 
     def result(self) -> dict[str, Printed]:
-        """Every document's PDF, in the order given; the new ones are kept in the cache."""
+        """Every document's PDF, in the order given; the new ones are kept in the cache. The workers have
+        ended when it returns (their memory is back before the caller goes on)."""
         for name, pending in self._pending.items():
             self.printed[name] = pending.result()
             self.cache.put(self.keys[name], self.printed[name])
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
         for name, printed in self.printed.items():
             self.cache.remember(name, printed, self.pages[name])
         return {name: self.printed[name] for name in self.keys}

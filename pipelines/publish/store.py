@@ -34,7 +34,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -59,20 +59,30 @@ def dated_dir(reports: Path, price_date: date) -> Path:
     return reports / price_date.isoformat()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside the target, flush it to disk, then rename over the target."""
+def write_atomic(path: Path, data: bytes | Iterable[bytes]) -> int:
+    """Write to a temporary file beside the target, flush it to disk, then rename over the target; the
+    number of bytes written. `data` may come in pieces (a page written as it is rendered)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as handle:
-        half = len(data) // 2
-        handle.write(data[:half])
-        handle.flush()
-        kill_point(f"write:{path.name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
-        handle.write(data[half:])
-        handle.flush()
-        os.fsync(handle.fileno())
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        view = memoryview(data)  # halves without copies
+        data = (view[:len(view) // 2], view[len(view) // 2:])
+    written = 0
+    try:
+        with open(tmp, "wb") as handle:
+            for number, piece in enumerate(data):
+                if number == 1:
+                    handle.flush()
+                    kill_point(f"write:{path.name}")  # test-only fault injection, inert unless PIPELINE_KILL_AT is set
+                written += handle.write(piece)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # the pieces failed (a template's error): no half file left
+        raise
     os.replace(tmp, path)
     _fsync_dir(path.parent)
+    return written
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -40,21 +40,22 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     from pipelines.publish.atlas_rounds import WEB
     from pipelines.publish.chart_cache import ChartCache
     from pipelines.publish.pdf_parts import PdfCache, Printing
+    from pipelines.publish.render import render_pieces
 
     charts, pdfs = ChartCache(settings.chart_cache("atlas")), PdfCache(settings.pdf_cache("atlas"))
     folder = build_dir(_atlas_reports(settings), context.run.run_id)
     inputs = _atlas_inputs(settings)
     pages = _digest_pages(inputs, charts)
     with Printing(pages, inputs["price_date"], pdfs, generated_on=inputs["generated_on"]) as printing:
-        web = _atlas_page(inputs, WEB, charts).encode("utf-8")
-        write_atomic(folder / "atlas.html", web)
-        printed = printing.result()
+        web = _context(inputs, WEB, charts)  # its charts drawn while the workers lay the PDFs out
+        printed = printing.result()  # the workers stopped: their memory is given back before the page is rendered
+    web_bytes = write_atomic(folder / "atlas.html", (piece.encode("utf-8") for piece in render_pieces(web, "atlas.html.j2")))
     for name, pdf in printed.items():
         write_atomic(folder / name, pdf.pdf)
     pruned = charts.prune()  # the web edition draws every chart the digest does, and more
     pdfs.prune()
     yield dg.MaterializeResult(asset_key="atlas_html", metadata={
-        "path": dg.MetadataValue.path(str(folder / "atlas.html")), "bytes": len(web),
+        "path": dg.MetadataValue.path(str(folder / "atlas.html")), "bytes": web_bytes,
         "charts_drawn": charts.drawn, "charts_reused": len(charts.used) - charts.drawn, "charts_pruned": pruned,
         "published_as": dg.MetadataValue.path(str(dated_dir(_atlas_reports(settings), inputs["price_date"]) / "atlas.html"))})
     yield dg.MaterializeResult(asset_key="atlas_pdf", metadata={
@@ -86,13 +87,6 @@ def _context(inputs: dict, detail, cache, generated_on: str | None = None):
                          generated_on=generated_on or inputs["generated_on"],
                          mlperf_dir=inputs["mlperf_dir"], detail=detail, stale_after_days=inputs["stale_after_days"],
                          cache=cache)
-
-
-def _atlas_page(inputs: dict, detail, cache) -> str:
-    """The atlas's HTML at the given level of detail, its charts drawn through `cache`."""
-    from pipelines.publish.render import render_html
-
-    return render_html(_context(inputs, detail, cache), "atlas.html.j2")
 
 
 def _digest_pages(inputs: dict, cache) -> dict[str, str]:
