@@ -117,12 +117,11 @@ def run_atlas(mlperf_dir: str | None) -> int:
 
         print(f"error: {NOT_SET}", file=sys.stderr)
         return 2
-    from pipelines.definitions import defs
     from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
     from pipelines.defs.jobs import ATLAS_PUBLISH
     from pipelines.defs.resources import PipelineSettings
     from pipelines.domain.errors import InputError
-    from pipelines.runs import execute, one_line, session
+    from pipelines.runs import definitions, execute, one_line, session
 
     started = time.perf_counter()
     with session() as instance:
@@ -140,7 +139,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
             if not result.success:
                 print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
                 return 1
-        publish = sorted(ATLAS_PUBLISH.resolve(defs().resolve_asset_graph()), key=str)
+        publish = sorted(ATLAS_PUBLISH.resolve(definitions().resolve_asset_graph()), key=str)
         result = execute(instance, "atlas_job", asset_selection=publish)
     if not result.success:
         print(f"error: {failure_reason(result)}", file=sys.stderr)
