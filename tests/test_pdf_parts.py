@@ -126,3 +126,25 @@ print(sorted(name for name in sys.modules if name.split(".")[0] == "weasyprint")
     out = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[1], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_kept_pdf_without_every_fact_is_laid_out_again(tmp_path):
+    """A facts file from before a fact was kept (here: the tables past the margin) is a miss, not a PDF
+    served with that fact made up."""
+    pages = {"a.pdf": page("alpha")}
+    with Printing(pages, DAY, PdfCache(tmp_path / "pdf")) as first:
+        first.result()
+    (facts,) = (tmp_path / "pdf").glob("*.json")
+    facts.write_text(facts.read_text().replace(', "past_margin": []', ""))
+    with Printing(pages, DAY, PdfCache(tmp_path / "pdf")) as second:
+        assert second.laid_out == ("a.pdf",)
+        assert second.result()["a.pdf"].layouts == 1
+
+
+def test_the_workers_have_ended_when_the_result_is_back(tmp_path):
+    """The caller renders the atlas's web page after `result`: the workers' memory must be back by then."""
+    with Printing({"a.pdf": page("alpha"), "b.pdf": page("beta")}, DAY, PdfCache(None)) as printing:
+        workers = list(printing._pool._processes.values())
+        assert len(workers) == 2
+        printing.result()
+        assert not any(worker.is_alive() for worker in workers)

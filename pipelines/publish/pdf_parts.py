@@ -73,8 +73,10 @@ class PdfCache:
         if not (pdf.is_file() and facts.is_file()):
             return None
         laid = json.loads(facts.read_text(encoding="utf-8"))
+        if not {"breaks", "pages", "past_margin"} <= laid.keys():  # kept by an older version: lay it out again
+            return None
         return Printed(pdf.read_bytes(), tuple(laid["breaks"]), 0, laid["pages"],  # 0 layouts: none made now
-                       tuple(laid.get("past_margin", ())))
+                       tuple(laid["past_margin"]))
 
     def put(self, key: str, printed: Printed) -> None:
         if self.folder is None:
