@@ -34,13 +34,21 @@ def test_run_command_measures_a_fresh_process_memory_and_fails_loudly(tmp_path):
         harness.run_command([sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"])
 
 
-def test_tree_sampling_adds_up_concurrent_workers():
-    child = "import time; x = bytearray(120 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); time.sleep(1.5)"
-    two = [sys.executable, "-c",
-           f"import subprocess, sys; ps = [subprocess.Popen([sys.executable, '-c', {child!r}]) for _ in range(2)]; "
-           "[p.wait() for p in ps]"]
-    biggest = harness.run_command(two)
-    tree = harness.run_command(two, sample_tree=True)
+def test_tree_sampling_adds_up_concurrent_workers(tmp_path):
+    # each worker holds its 120 MiB until both hold theirs, then 1 s more (a fixed sleep alone was too short
+    # on a loaded machine: the second could start after the first had ended)
+    child = ("import os, pathlib, sys, time; x = bytearray(120 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); "
+             "d = pathlib.Path(sys.argv[1]); (d / str(os.getpid())).touch(); end = time.time() + 120\n"
+             "while len(list(d.iterdir())) < 2 and time.time() < end: time.sleep(0.05)\n"
+             "time.sleep(1.0)")
+
+    def two(folder: Path) -> list[str]:
+        folder.mkdir()
+        return [sys.executable, "-c", "import subprocess, sys; ps = [subprocess.Popen([sys.executable, '-c', "
+                f"{child!r}, {str(folder)!r}]) for _ in range(2)]; [p.wait() for p in ps]"]
+
+    biggest = harness.run_command(two(tmp_path / "alone"))
+    tree = harness.run_command(two(tmp_path / "tree"), sample_tree=True)
     assert 120 <= biggest.peak_mib < 230  # the kernel's figure: the largest single process
     assert tree.peak_mib >= 240  # both workers at once
     assert tree.cpu_s > 0
