@@ -237,7 +237,7 @@ def definitions():
 
 
 @functools.lru_cache(maxsize=4)
-def _definitions(paths: Paths):
+def _definitions(paths: Paths):  # `paths` is the cache's key: what the definitions read when they load
     from pipelines.definitions import defs
 
     return defs()

@@ -139,13 +139,25 @@ def pipeline_env(dirs: Dirs):
         yield
 
 
-def run(dirs: Dirs, instance: dg.DagsterInstance):
-    """The project's report_job, loaded with the settings of `dirs`, run in process."""
+def report_job(dirs: Dirs) -> dg.JobDefinition:
+    """The project's report_job (what the command line runs), loaded with the settings of `dirs`."""
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        job = defs().resolve_job_def("report_job")  # what the command line runs
-        return job.execute_in_process(
-            run_config=QUIET, instance=instance, raise_on_error=False)
+        return defs().resolve_job_def("report_job")
+
+
+def execute(job: dg.JobDefinition, dirs: Dirs, instance: dg.DagsterInstance,
+            selection: list[dg.AssetKey] | None = None):
+    """`job` (loaded for `dirs`) run in process over `dirs`, all of it or the `selection`."""
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        return job.execute_in_process(run_config=QUIET, instance=instance, raise_on_error=False,
+                                      asset_selection=selection)
+
+
+def run(dirs: Dirs, instance: dg.DagsterInstance):
+    """The whole report_job over `dirs`."""
+    return execute(report_job(dirs), dirs, instance)
 
 
 @pytest.fixture(scope="module")
@@ -160,9 +172,7 @@ def case_job(tmp_path_factory):
     """One folder for the cases that start from the bundled raw/ alone, and report_job loaded for it once:
     loading the definitions and snapshotting the job for each case cost as much as running it."""
     dirs = Dirs(tmp_path_factory.mktemp("case"))
-    with pipeline_env(dirs), warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        return dirs, defs().resolve_job_def("report_job")
+    return dirs, report_job(dirs)
 
 
 def run_case(name: str, case_job, instance: dg.DagsterInstance):
@@ -172,11 +182,7 @@ def run_case(name: str, case_job, instance: dg.DagsterInstance):
     shutil.rmtree(dirs.root)
     fresh(dirs.root)
     apply_case(name, dirs.raw)
-    with pipeline_env(dirs), warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        result = job.execute_in_process(run_config=QUIET, instance=instance, raise_on_error=False,
-                                        asset_selection=list(staging_and_marts()))
-    return dirs, result
+    return dirs, execute(job, dirs, instance, list(staging_and_marts()))
 
 
 @pytest.fixture(scope="module")

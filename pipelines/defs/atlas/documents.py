@@ -47,9 +47,10 @@ def atlas_documents(context: dg.AssetExecutionContext, settings: PipelineSetting
     inputs = _atlas_inputs(settings)
     pages = _digest_pages(inputs, charts)
     with Printing(pages, inputs["price_date"], pdfs, generated_on=inputs["generated_on"]) as printing:
-        web = _context(inputs, WEB, charts)  # its charts drawn while the workers lay the PDFs out
+        web_edition = _context(inputs, WEB, charts)  # its charts drawn while the workers lay the PDFs out
         printed = printing.result()  # the workers stopped: their memory is given back before the page is rendered
-    web_bytes = write_atomic(folder / "atlas.html", (piece.encode("utf-8") for piece in render_pieces(web, "atlas.html.j2")))
+    web_bytes = write_atomic(folder / "atlas.html",
+                             (piece.encode("utf-8") for piece in render_pieces(web_edition, "atlas.html.j2")))
     for name, pdf in printed.items():
         write_atomic(folder / name, pdf.pdf)
     pruned = charts.prune()  # the web edition draws every chart the digest does, and more
