@@ -1,21 +1,21 @@
 """Every bad input in tests/bad_inputs/ fails the run with its one-line error and loses nothing.
 
-Each rejected case lays its files over a copy of the bundled raw/ and runs the project's report_job as the
-command line does, in process (real DuckDB file, real Dagster instance), for the steps a bad input can
-stop: the staging tables, their blocking checks and the marts. It must fail with the one-line reason the
-command line prints (runs.failure_reason) matching the case's regex, which names the file and the line,
-column or field, and the failed step or check in the instance's event log (what the Dagster UI reads)
-must show that error.
+Each rejected case lays its files over a copy of the bundled raw/ and runs the steps a bad input can stop,
+report_job's staging tables, their blocking checks and its marts, as the functions they are (real DuckDB
+file; tests/direct_steps.py: a Dagster run of each would double the cost of the corpus). The first failure
+must give the one-line reason the command line prints, matching the case's regex, which names the file and
+the line, column or field.
 
-That a failed run loses nothing is shown once per input kind (WHOLE_JOB: prices, instances, accelerators,
-mappings, results, throughput, systems, report.toml and MLPerf trees), by the whole job run over a copy of
-the bundled report's published reports and warehouse (the shared bundled_run): REPORTS_DIR stays
-byte-identical (index.html, every dated link, latest, every stored file) and the warehouse opens with every
-mart unchanged. Accepted cases (BOM, CRLF, extra columns, blank lines) must instead give the same marts as
-the bundled data, and all of them at once publish a report. A few cases also go through the real command
-line, which must print exactly one line and exit 1.
+The job itself runs one case per input kind (WHOLE_JOB: prices, instances, accelerators, mappings, results,
+throughput, systems, report.toml and MLPerf trees), in process with a real Dagster instance, over a copy of
+the bundled report's published reports and warehouse (the shared bundled_run): its reason
+(runs.failure_reason) must be the steps' own, the failed step or check in the instance's event log (what
+the Dagster UI reads) must show the error, REPORTS_DIR stays byte-identical (index.html, every dated link,
+latest, every stored file) and the warehouse opens with every mart unchanged. Accepted cases (BOM, CRLF,
+extra columns, blank lines) must instead give the same marts as the bundled data, and all of them at once
+publish a report through the job. A few cases also go through the real command line, which must print
+exactly one line and exit 1.
 """
-
 from __future__ import annotations
 
 import functools
@@ -37,7 +37,9 @@ import polars as pl
 import pytest
 
 from pipelines.definitions import defs
+from pipelines.defs.resources import PipelineSettings
 from pipelines.runs import failure_reason
+from tests.direct_steps import first_failure
 from tests.pipeline_runner import RunDirs, copy_run, environment
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,6 +64,9 @@ class Dirs:
     @property
     def warehouse(self) -> Path:
         return self.root / "warehouse" / "pipeline.duckdb"
+
+    def settings(self) -> PipelineSettings:
+        return PipelineSettings(raw_dir=str(self.raw), reports_dir=str(self.reports), warehouse=str(self.warehouse))
 
 
 def load_case(name: str) -> dict:
@@ -146,18 +151,12 @@ def report_job(dirs: Dirs) -> dg.JobDefinition:
         return defs().resolve_job_def("report_job")
 
 
-def execute(job: dg.JobDefinition, dirs: Dirs, instance: dg.DagsterInstance,
-            selection: list[dg.AssetKey] | None = None):
-    """`job` (loaded for `dirs`) run in process over `dirs`, all of it or the `selection`."""
+def run(dirs: Dirs, instance: dg.DagsterInstance):
+    """The whole report_job over `dirs`, in process, as the command line runs it."""
+    job = report_job(dirs)
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        return job.execute_in_process(run_config=QUIET, instance=instance, raise_on_error=False,
-                                      asset_selection=selection)
-
-
-def run(dirs: Dirs, instance: dg.DagsterInstance):
-    """The whole report_job over `dirs`."""
-    return execute(report_job(dirs), dirs, instance)
+        return job.execute_in_process(run_config=QUIET, instance=instance, raise_on_error=False)
 
 
 @pytest.fixture(scope="module")
@@ -168,21 +167,18 @@ def instance():
 
 
 @pytest.fixture(scope="module")
-def case_job(tmp_path_factory):
-    """One folder for the cases that start from the bundled raw/ alone, and report_job loaded for it once:
-    loading the definitions and snapshotting the job for each case cost as much as running it."""
-    dirs = Dirs(tmp_path_factory.mktemp("case"))
-    return dirs, report_job(dirs)
+def context(instance) -> dg.AssetExecutionContext:
+    """The context the steps called directly are given (none of them reads it)."""
+    return dg.build_asset_context(instance=instance)
 
 
-def run_case(name: str, case_job, instance: dg.DagsterInstance):
-    """The case's files over a fresh copy of the bundled raw/ (no reports, no warehouse yet), and report_job's
-    staging and marts run over it in process."""
-    dirs, job = case_job
-    shutil.rmtree(dirs.root)
-    fresh(dirs.root)
+def run_case(name: str, root: Path, context: dg.AssetExecutionContext) -> tuple[Dirs, str | None]:
+    """The case's files over a fresh copy of the bundled raw/ in `root` (no reports, no warehouse yet), and the
+    staging, checks and marts run over it: the first failure's one-line reason, None if there was none."""
+    shutil.rmtree(root, ignore_errors=True)
+    dirs = fresh(root)
     apply_case(name, dirs.raw)
-    return dirs, execute(job, dirs, instance, list(staging_and_marts()))
+    return dirs, first_failure(dirs.settings(), context)
 
 
 @pytest.fixture(scope="module")
@@ -246,19 +242,6 @@ WHOLE_JOB = ["prices_negative", "toml_instance_not_in_instances", "mlperf_log_cu
 
 
 @functools.cache
-def staging_and_marts() -> tuple[dg.AssetKey, ...]:
-    """The steps of report_job that read a bad input: its staging tables (with their blocking checks) and
-    marts; the report's steps never run after a failure in these. The raw observations only hash the files
-    (pipelines/ingest/fingerprint.py) that the staging steps then list and read, and were a third of each
-    case's steps: every case fails in staging or a mart with its line, and the whole-job and command-line
-    cases run the raw observations too."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        specs = defs().resolve_all_asset_specs()
-    return tuple(s.key for s in specs if s.group_name in ("staging", "marts"))
-
-
-@functools.cache
 def internal_names() -> frozenset[str]:
     """The names of the definitions' assets and checks (the same whatever data set they are loaded for)."""
     with warnings.catch_warnings():
@@ -267,24 +250,33 @@ def internal_names() -> frozenset[str]:
     return frozenset({key.to_user_string() for key in graph.get_all_asset_keys()} | {key.name for key in graph.asset_check_keys})
 
 
-def _fails_with_its_error(name: str, result, instance: dg.DagsterInstance) -> str:
+def _says_its_error(name: str, reason: str | None) -> None:
+    """`reason` is the one line a user reads for the case: bad input, and the case's file and place."""
     case = load_case(name)
-    assert not result.success, f"{name}: the run succeeded on bad input"
-    reason = failure_reason(result)
+    assert reason is not None, f"{name}: bad input went through"
     assert "\n" not in reason
     assert reason.startswith("bad input: "), reason
     # a user reads this line: no asset's or check's name in it (they are the pipeline's, not the user's)
     assert not [name for name in internal_names() if re.search(rf"\b{re.escape(name)}\b", reason)], reason
     assert re.search(case["error"], reason), f"{name}: {reason!r} does not match {case['error']!r}"
-    # the Dagster UI shows the same error on the failed step or check
-    assert any(re.search(case["error"], " ".join(text.split())) for text in _step_errors(instance, result.run_id)), name
-    return reason
+
+
+def _shows_in_the_event_log(name: str, run_id: str, instance: dg.DagsterInstance) -> None:
+    """The Dagster UI shows the case's error on the run's failed step or check."""
+    error = load_case(name)["error"]
+    assert any(re.search(error, " ".join(text.split())) for text in _step_errors(instance, run_id)), name
+
+
+@pytest.fixture
+def case_root(tmp_path_factory) -> Path:
+    """One folder per worker that every case empties and fills again (a case leaves nothing to keep)."""
+    return tmp_path_factory.getbasetemp() / "case"
 
 
 @pytest.mark.parametrize("name", REJECTED)
-def test_bad_input_fails_with_its_error(name, instance, case_job):
-    dirs, result = run_case(name, case_job, instance)
-    _fails_with_its_error(name, result, instance)
+def test_bad_input_fails_with_its_error(name, case_root, context):
+    dirs, reason = run_case(name, case_root, context)
+    _says_its_error(name, reason)
     case = load_case(name)
     if "runs_reason" in case:
         reasons = tables(dirs.warehouse)["stg_mlperf_runs"]["reason"].drop_nulls().to_list()
@@ -297,14 +289,19 @@ def test_whole_job_cases_cover_every_input_kind():
 
 
 @pytest.mark.parametrize("name", WHOLE_JOB)
-def test_a_failed_run_loses_nothing(name, baseline, instance, tmp_path):
+def test_a_failed_run_loses_nothing(name, baseline, instance, context, tmp_path):
     good, published, good_tables = baseline
     dirs = copy_of(good, tmp_path)
     apply_case(name, dirs.raw)
 
     result = run(dirs, instance)
 
-    _fails_with_its_error(name, result, instance)
+    assert not result.success, f"{name}: the run succeeded on bad input"
+    reason = failure_reason(result)
+    _says_its_error(name, reason)
+    steps, said = run_case(name, tmp_path / "steps", context)  # the job says what its steps say, of its own files
+    assert reason.replace(str(dirs.root), "<root>") == said.replace(str(steps.root), "<root>")
+    _shows_in_the_event_log(name, result.run_id, instance)
     assert snapshot(dirs.reports) == published, f"{name}: the published report changed"
     after = tables(dirs.warehouse)  # opens: not corrupted
     for table, frame in marts(good_tables).items():
@@ -316,11 +313,11 @@ _SAME_NUMBERS = ["time_to_train", "report_dates", "price_history", "cost_to_trai
 
 
 @pytest.mark.parametrize("name", ACCEPTED)
-def test_accepted_input_gives_the_same_numbers(name, baseline, instance, case_job):
+def test_accepted_input_gives_the_same_numbers(name, baseline, case_root, context):
     """BOM, CRLF, an extra column, blank lines: read, with the same marts as the bundled data."""
     _, _, good_tables = baseline
-    dirs, result = run_case(name, case_job, instance)
-    assert result.success, f"{name}: {failure_reason(result)}"
+    dirs, reason = run_case(name, case_root, context)
+    assert reason is None, f"{name}: {reason}"
     after = tables(dirs.warehouse)
     for table in _SAME_NUMBERS:
         assert after[table].equals(good_tables[table]), f"{name}: mart {table} differs"
@@ -370,7 +367,7 @@ def test_command_line_prints_one_line_and_exits_non_zero(name, baseline, tmp_pat
     with dg.DagsterInstance.from_ref(InstanceRef.from_dir(env["DAGSTER_HOME"])) as home:
         runs = home.get_runs()
         assert len(runs) == 1 and runs[0].status == dg.DagsterRunStatus.FAILURE
-        assert any(re.search(case["error"], " ".join(text.split())) for text in _step_errors(home, runs[0].run_id))
+        _shows_in_the_event_log(name, runs[0].run_id, home)
     after = tables(dirs.warehouse)
     for table, frame in marts(good_tables).items():
         assert after[table].equals(frame), table
