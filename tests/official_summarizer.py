@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import functools
 import io
 import math
-import multiprocessing
 import os
 import re
 import runpy
@@ -37,6 +35,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from pipelines import forkserver
 
 # Columns of the summarizer's CSV that are not benchmarks.
 SPEC_COLUMNS = frozenset({
@@ -151,17 +151,13 @@ def _summarize(args: list[str], cwd: Path, out: Path, err: Path) -> None:
     os._exit(code)
 
 
-@functools.cache
-def _forkserver() -> multiprocessing.context.BaseContext:
-    """A fork server that has imported the tool once: each run is still its own fresh process (forked from
-    a process that has only imported it), without paying the 1.2 s import of pandas and the checkers each time."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([f"{_SUMMARIZER}.result_summarizer"])
-    return context
+# Each run is its own fresh process, forked from the fork server (pipelines/forkserver.py), which imported the
+# tool once: without paying the 1.2 s import of pandas and the checkers each time.
+forkserver.preload(f"{_SUMMARIZER}.result_summarizer")
 
 
 def _start(args: list[str], cwd: Path, out: Path, err: Path):
-    proc = _forkserver().Process(target=_summarize, args=(args, cwd, out, err), daemon=True)
+    proc = forkserver.context().Process(target=_summarize, args=(args, cwd, out, err), daemon=True)
     proc.start()
     return proc
 
