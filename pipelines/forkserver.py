@@ -8,7 +8,10 @@ each then finds its modules imported, whoever started the server first.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import multiprocessing
+import multiprocessing.forkserver
 from multiprocessing.context import BaseContext
 
 _PRELOAD: set[str] = set()
@@ -21,6 +24,18 @@ def preload(*modules: str) -> None:
 
 def context() -> BaseContext:
     """multiprocessing's "forkserver" context, importing every module named with `preload`."""
+    _stopped_at_exit()
     forkserver = multiprocessing.get_context("forkserver")
     forkserver.set_forkserver_preload(sorted(_PRELOAD))
     return forkserver
+
+
+@functools.cache
+def _stopped_at_exit() -> None:
+    """Stop the server when this process exits, and wait for it: Python leaves it to end on its own, unwaited,
+    and the CPU time of the server and of every worker it forked (which it waits for) would then count for no
+    one (`time make atlas`, make bench's CPU figures)."""
+    server = multiprocessing.forkserver._forkserver
+    stop = getattr(server, "_stop", None)  # CPython's own (its tests stop the server with it)
+    if stop is not None:
+        atexit.register(stop)
