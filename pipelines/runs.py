@@ -116,10 +116,15 @@ def _failure_reason(result) -> str:
         if event.event_type_value == "ASSET_CHECK_EVALUATION":
             data = event.event_specific_data
             if not data.passed:
-                # the blocking checks are all checks of the input (pipelines/defs/report/checks.py): their
-                # description names the file and the place; the check's own name is for developers
-                return f"bad input: {data.description}"
+                return failed_check_reason(data.description)
     return f"the run failed (the Dagster UI shows the failed step of run {result.run_id})"
+
+
+def failed_check_reason(description: str) -> str:
+    """A failed blocking check's reason. The blocking checks are all checks of the input
+    (pipelines/defs/report/checks.py): their description names the file and the place; the check's own name
+    is for developers."""
+    return f"bad input: {description}"
 
 
 RUN_LOCKS = "cli_runs"  # DAGSTER_HOME/cli_runs/<pid>.lock, flocked while that command line lives

@@ -25,7 +25,7 @@ import dagster as dg
 import duckdb
 
 from pipelines.defs.resources import PipelineSettings
-from pipelines.runs import one_line
+from pipelines.runs import definitions, failed_check_reason, one_line
 
 GROUPS = ("staging", "marts")  # what a bad input can stop; the report's steps never run after such a failure
 
@@ -43,11 +43,9 @@ def steps() -> tuple[Step, ...]:
     """The staging and marts assets and the blocking checks on them, in dependency order (a multi-asset once).
     Within a level of the graph the checks come first: a blocking check holds back everything downstream of
     its asset, which the graph's levels alone do not say."""
-    from pipelines.definitions import defs
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        graph = defs().resolve_asset_graph()
+        graph = definitions().resolve_asset_graph()
     ordered: list[Step] = []
     seen: set[int] = set()
     for level in graph.toposorted_entity_keys_by_level:
@@ -87,7 +85,7 @@ def _first_failure(settings: PipelineSettings, context: dg.AssetExecutionContext
         except dg.Failure as failure:  # what input_errors_as_failures makes of an InputError
             return one_line(failure.description)
         if step.check and not out.passed:
-            return one_line(f"bad input: {out.description}")
+            return one_line(failed_check_reason(out.description))
     return None
 
 

@@ -13,9 +13,10 @@ the bundled report's published reports and warehouse (the shared bundled_run): i
 the Dagster UI reads) must show the error, REPORTS_DIR stays byte-identical (index.html, every dated link,
 latest, every stored file) and the warehouse opens with every mart unchanged. Accepted cases (BOM, CRLF,
 extra columns, blank lines) must instead give the same marts as the bundled data, and all of them at once
-build the report's HTML and data through the job, its sources listing the files as read. A few cases also go through the real command line, which must print
-exactly one line and exit 1.
+build the report's HTML and data through the job, its sources listing the files as read. A few cases also go
+through the real command line, which must print exactly one line and exit 1.
 """
+
 from __future__ import annotations
 
 import functools
@@ -38,7 +39,7 @@ import pytest
 
 from pipelines.definitions import defs
 from pipelines.defs.resources import PipelineSettings
-from pipelines.runs import failure_reason
+from pipelines.runs import definitions, failure_reason
 from tests.direct_steps import first_failure
 from tests.pipeline_runner import RunDirs, built_report, copy_run, environment, run_pipeline
 
@@ -64,6 +65,10 @@ class Dirs:
     @property
     def warehouse(self) -> Path:
         return self.root / "warehouse" / "pipeline.duckdb"
+
+    def run_dirs(self) -> RunDirs:
+        """The same folders as tests/pipeline_runner.py names them, with a DAGSTER_HOME of their own."""
+        return RunDirs(self.raw, self.reports, self.warehouse, self.root / "dagster_home")
 
     def settings(self) -> PipelineSettings:
         return PipelineSettings(raw_dir=str(self.raw), reports_dir=str(self.reports), warehouse=str(self.warehouse))
@@ -191,8 +196,7 @@ def baseline(bundled_run):
 
 def copy_of(baseline_dirs: Dirs, root: Path) -> Dirs:
     """The baseline's raw/, published reports and warehouse (with its chart and PDF caches), to change."""
-    good = baseline_dirs
-    copy_run(RunDirs(good.raw, good.reports, good.warehouse, good.root / "dagster_home"), root)
+    copy_run(baseline_dirs.run_dirs(), root)
     return Dirs(root)
 
 
@@ -246,7 +250,7 @@ def internal_names() -> frozenset[str]:
     """The names of the definitions' assets and checks (the same whatever data set they are loaded for)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        graph = defs().resolve_asset_graph()
+        graph = definitions().resolve_asset_graph()
     return frozenset({key.to_user_string() for key in graph.get_all_asset_keys()} | {key.name for key in graph.asset_check_keys})
 
 
@@ -332,10 +336,9 @@ def test_all_accepted_inputs_at_once_build_the_report(baseline, tmp_path):
     for name in ACCEPTED:
         apply_case(name, dirs.raw)
         changed |= {str(p.relative_to(CORPUS / name / "raw")) for p in (CORPUS / name / "raw").rglob("*") if p.is_file()}
-    run_dirs = RunDirs(dirs.raw, dirs.reports, dirs.warehouse, dirs.root / "dagster_home")
-    result = run_pipeline(run_dirs, pdf=False)
+    result = run_pipeline(dirs.run_dirs(), pdf=False)
     assert result.success, failure_reason(result)
-    built = built_report(run_dirs, result)
+    built = built_report(dirs.run_dirs(), result)
     assert (built / "report.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
     listed = {row["file"]: row["sha256"] for row in pl.read_csv(built / "data" / "input_files.csv").iter_rows(named=True)}
     assert changed and changed <= set(listed)

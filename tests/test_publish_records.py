@@ -120,7 +120,6 @@ def test_rows_json_escapes_what_could_end_its_script():
     assert json.loads(text) == [["</script><b>x", ["$2", 2.0], ["A&B"]]]
 
 
-
 def test_rows_encoded_a_row_at_a_time_are_the_table_rows_json():
     """json_rows (the atlas's every pair: rows from a generator, never held as cells) gives the text, filters and
     sorted columns of a table holding the same rows; the expected text written by hand."""
@@ -142,6 +141,7 @@ def test_rows_encoded_a_row_at_a_time_are_the_table_rows_json():
     assert json_rows(columns, ()).text == "[]"
     with pytest.raises(ValueError, match="print cannot show"):
         Table(0, "t", columns, JsonRows("[]", 0, (), ()))
+
 
 def test_a_fixed_table_prints_at_its_columns_widths():
     columns = (Column("Instance", header=True, width="60%"), Column("Cost", numeric=True, width="40%"))
