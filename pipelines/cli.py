@@ -192,7 +192,7 @@ PUBLISHED = {"latest", "index.html", "atlas", ".build", ".store", ".publish.lock
 
 def run_clean() -> int:
     paths = Paths.from_env()
-    for path in remove_published(paths.reports_dir) + remove_warehouse(paths.warehouse):
+    for path in remove_published(paths.reports_dir) + remove_warehouse(paths):
         print(f"removed: {path}")
     return 0
 
@@ -214,27 +214,22 @@ def remove_published(reports: Path) -> list[Path]:
     return removed
 
 
-def remove_warehouse(warehouse: Path) -> list[Path]:
-    """The DuckDB file and what is kept beside it: its write-ahead log, the drawn charts and the printed PDFs
-    (<warehouse name>_charts/, <warehouse name>_pdf/: caches, made again by the next build) and the key of the
-    last report built (pipelines/up_to_date.py)."""
+def remove_warehouse(paths: Paths) -> list[Path]:
+    """The DuckDB file and what is kept beside it (config.Paths.beside_warehouse: its log, the chart and PDF caches,
+    made again by the next build, and the key of the last report built); its folder too when that leaves it empty."""
     import shutil
 
     removed = []
-    for path in (warehouse, warehouse.with_name(warehouse.name + ".wal")):
-        if path.is_file():
+    for path in paths.beside_warehouse:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.is_file():
             path.unlink()
-            removed.append(path)
-    for cache in (warehouse.with_name(f"{warehouse.stem}_charts"), warehouse.with_name(f"{warehouse.stem}_pdf")):
-        if cache.is_dir() and not cache.is_symlink():
-            shutil.rmtree(cache)
-            removed.append(cache)
-    stamp = warehouse.with_name(f"{warehouse.stem}_report.json")  # up_to_date.stamp_path
-    if stamp.is_file():
-        stamp.unlink()
-        removed.append(stamp)
-    if warehouse.parent.is_dir() and not any(warehouse.parent.iterdir()):
-        warehouse.parent.rmdir()
+        else:
+            continue
+        removed.append(path)
+    if paths.warehouse.parent.is_dir() and not any(paths.warehouse.parent.iterdir()):
+        paths.warehouse.parent.rmdir()
     return removed
 
 

@@ -96,6 +96,11 @@ def env_path(name: str) -> Path | None:
     return Path(value).expanduser().resolve() if value else None
 
 
+def cache_dir(warehouse: Path, kind: str) -> Path:
+    """Where a build keeps its drawn charts ("charts") or printed PDFs ("pdf"): <warehouse name>_<kind>/ beside it."""
+    return warehouse.with_name(f"{warehouse.stem}_{kind}")
+
+
 @dataclass(frozen=True)
 class Paths:
     raw_dir: Path
@@ -125,6 +130,25 @@ class Paths:
             mlperf_dir=mlperf,
             atlas_rounds_dir=rounds or str(warehouse.parent / "atlas_rounds"),
         )
+
+    @property
+    def beside_warehouse(self) -> tuple[Path, ...]:
+        """What a build keeps beside the DuckDB file: the file, its write-ahead log and spill folder, the drawn
+        charts and printed PDFs (caches, made again by the next build) and the key of the last `make report`."""
+        w = self.warehouse
+        return (w, w.with_name(w.name + ".wal"), w.with_name(w.name + ".tmp"), cache_dir(w, "charts"),
+                cache_dir(w, "pdf"), self.report_stamp)
+
+    @property
+    def report_stamp(self) -> Path:
+        """The key of the last `make report` and what it published (pipelines/up_to_date.py)."""
+        return self.warehouse.with_name(f"{self.warehouse.stem}_report.json")
+
+    def outputs(self) -> tuple[Path, ...]:
+        """Every file or folder the pipeline writes, wherever the settings put them (inside the data set, beside it,
+        or around it): never an input, and nothing else is an output."""
+        rounds = () if "://" in self.atlas_rounds_dir else (Path(self.atlas_rounds_dir),)
+        return (self.reports_dir, self.dagster_home, *self.beside_warehouse, *rounds)
 
     def as_env(self) -> dict[str, str]:
         """The path settings as absolute paths, for processes started from another folder."""

@@ -27,7 +27,7 @@ SKIPPED = ("__pycache__",)
 
 
 def stamp_path(paths: Paths) -> Path:
-    return paths.warehouse.with_name(f"{paths.warehouse.stem}_report.json")
+    return paths.report_stamp
 
 
 def generated_day() -> str:
@@ -37,16 +37,24 @@ def generated_day() -> str:
     return now.date().isoformat()
 
 
-def _files(root: Path, outputs: tuple[Path, ...] = ()) -> list[Path]:
+def _outputs_within(root: Path, outputs: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The outputs strictly inside `root`: only these can be left out of its files. An output folder that is `root`
+    or holds it (a warehouse in the folder above the data set) leaves nothing out: its own files are named one
+    by one in `outputs` (config.Paths.outputs)."""
+    return tuple(out for out in outputs if out != root and out.is_relative_to(root))
+
+
+def _files(root: Path, outputs: tuple[Path, ...]) -> list[Path]:
     if root.is_file():
         return [root]
+    within = _outputs_within(root, outputs)
     return sorted(p for p in root.rglob("*") if p.is_file() and not set(p.relative_to(root).parts) & set(SKIPPED)
-                  and not any(p.is_relative_to(out) for out in outputs))
+                  and not any(p == out or p.is_relative_to(out) for out in within))
 
 
-def _tree_digest(digest, root: Path, contents: bool = True, outputs: tuple[Path, ...] = ()) -> None:
+def _tree_digest(digest, root: Path, outputs: tuple[Path, ...], contents: bool = True) -> None:
     """Names and contents (or, for a large tree outside the data set, names, sizes and modification times) of the
-    files under `root`, but those under `outputs`."""
+    files under `root`, but the pipeline's own outputs."""
     for path in _files(root, outputs):
         digest.update(str(path.relative_to(root)).encode() + b"\0")
         if contents:
@@ -59,19 +67,19 @@ def _tree_digest(digest, root: Path, contents: bool = True, outputs: tuple[Path,
 
 def inputs_key(paths: Paths) -> str:
     """One hash over the data set's files, the MLPerf trees its report.toml names outside it, the project's code
-    and public facts, the installed packages and the generation day."""
+    and public facts, the installed packages and the generation day. Every file under those folders counts but
+    the pipeline's outputs, named one by one, so no arrangement of the settings can hide an input."""
+    outputs = tuple(out.resolve() for out in paths.outputs())
     digest = hashlib.sha256(f"{sys.version}\n{generated_day()}\n".encode())
     for name in CODE:
-        _tree_digest(digest, REPO_ROOT / name)
+        _tree_digest(digest, REPO_ROOT / name, outputs)
     # the public facts a data set without its own falls back to (the bundled data set's outputs are beside it)
-    _tree_digest(digest, BUNDLED_RAW)
+    _tree_digest(digest, BUNDLED_RAW, outputs)
     digest.update(b"--raw--\n")
-    # a data set keeps its outputs inside it by default (config.Paths): they are not inputs
-    outputs = (paths.reports_dir, paths.warehouse.parent, paths.dagster_home)
-    _tree_digest(digest, paths.raw_dir, outputs=outputs)
+    _tree_digest(digest, paths.raw_dir, outputs)
     for tree in _outside_trees(paths.raw_dir):
         digest.update(f"--tree {tree}--\n".encode())
-        _tree_digest(digest, tree, contents=False)
+        _tree_digest(digest, tree, outputs, contents=False)
     versions = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
     digest.update("\n".join(versions).encode())
     return digest.hexdigest()

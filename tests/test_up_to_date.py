@@ -109,3 +109,97 @@ def test_the_key_covers_inputs_and_code_but_not_outputs(tmp_path, monkeypatch):
         day = inputs_key(paths)
         (tmp_path / "repo" / "templates" / "report.html.j2").write_text("<p>{{ doc.title }}</p>")
         assert inputs_key(paths) != day
+
+
+# Where an output setting can point, relative to the data set /t/data: inside it, in it directly (the warehouse
+# file only), in the folder above it, or beside it. Every output is then a sibling, a child or a parent of an input.
+PLACES = {
+    "inside": lambda top, name: top / "data" / name,
+    "above": lambda top, name: top / name,
+    "beside": lambda top, name: top / "elsewhere" / name,
+}
+WAREHOUSE_PLACES = {**{k: (lambda f: lambda top: f(top, "wh") / "w.duckdb")(f) for k, f in PLACES.items()},
+                    "in the data set": lambda top: top / "data" / "w.duckdb",
+                    "above, as a file": lambda top: top / "w.duckdb"}
+ARRANGEMENTS = [(w, r, d) for w in WAREHOUSE_PLACES for r in PLACES for d in PLACES]
+
+
+def _write_outputs(paths: Paths, round_: int) -> None:
+    """What a build writes in each output place (a new version each round)."""
+    for folder in (paths.reports_dir / "2024-06-01", paths.dagster_home, Path(paths.atlas_rounds_dir) / "a"):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "out.txt").write_text(f"build {round_}")
+    paths.warehouse.parent.mkdir(parents=True, exist_ok=True)
+    for path in paths.beside_warehouse:
+        if path.suffix in {".duckdb", ".wal", ".json"}:
+            path.write_text(f"build {round_}")
+        else:
+            (path / "doc").mkdir(parents=True, exist_ok=True)
+            (path / "doc" / "cached").write_text(f"build {round_}")
+
+
+def test_no_arrangement_of_the_outputs_hides_a_changed_input(tmp_path, monkeypatch):
+    """The bug of issue 46: a warehouse in the folder above the data set left the whole data set out of the key,
+    so a new price (or a broken one) was 'up to date'. For every arrangement: what the pipeline writes leaves the
+    key as it is, a changed price and a broken price file each change it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+    # the project's code, bundled facts and packages are covered by the test above: stand-ins keep this one quick
+    (tmp_path / "repo" / "code").mkdir(parents=True)
+    monkeypatch.setattr(up_to_date, "REPO_ROOT", tmp_path / "repo")
+    monkeypatch.setattr(up_to_date, "CODE", ("code",))
+    monkeypatch.setattr(up_to_date, "BUNDLED_RAW", tmp_path / "repo" / "code")
+    monkeypatch.setattr(up_to_date.metadata, "distributions", lambda: [])
+    hidden = []
+    for number, (warehouse, reports, home) in enumerate(ARRANGEMENTS):
+        top = tmp_path / str(number)
+        raw = write_small_raw(top / "data")
+        with environment({"RAW_DIR": str(raw), "WAREHOUSE": str(WAREHOUSE_PLACES[warehouse](top)),
+                          "REPORTS_DIR": str(PLACES[reports](top, "reports")),
+                          "DAGSTER_HOME": str(PLACES[home](top, ".dagster_home"))}):
+            paths = Paths.from_env()
+            _write_outputs(paths, 1)
+            key = inputs_key(paths)
+            _write_outputs(paths, 2)
+            prices = raw / "prices" / "p2.csv"
+            good = prices.read_text()
+            seen = {"outputs written": inputs_key(paths) == key}
+            prices.write_text(good.replace("24.0", "22.0"))
+            seen["a new price"] = inputs_key(paths) != key
+            prices.write_text(good.replace("24.0", "abc"))
+            seen["a broken price file"] = inputs_key(paths) != key
+            prices.write_text(good)
+            seen["the price back"] = inputs_key(paths) == key
+        hidden += [f"warehouse {warehouse}, reports {reports}, DAGSTER_HOME {home}: {what}"
+                   for what, right in seen.items() if not right]
+    assert not hidden, "\n".join(hidden)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arrangement", ["defaults", "warehouse and reports in the folder above"])
+def test_make_report_follows_a_new_price_and_refuses_a_broken_one(tmp_path, arrangement):
+    """The command line, as a user meets the bug: after a good run, a new price is published and a broken price
+    file is refused (exit 1, the old report kept), whatever the arrangement."""
+    raw = write_small_raw(tmp_path / "data")
+    outputs = {} if arrangement == "defaults" else {
+        "WAREHOUSE": str(tmp_path / "w.duckdb"), "REPORTS_DIR": str(tmp_path / "reports")}
+    reports = Path(outputs.get("REPORTS_DIR", raw / "reports"))
+    env = {k: v for k, v in os.environ.items() if k not in OUTPUTS} | {
+        "RAW_DIR": str(raw), "SOURCE_DATE_EPOCH": "1764374400", **outputs}
+
+    def report() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pipelines.cli", "report"], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=600)
+
+    assert report().returncode == 0
+    prices = raw / "prices" / "p2.csv"
+    good = prices.read_text()
+    prices.write_text(good.replace("24.0", "22.0"))
+    done = report()
+    assert done.returncode == 0 and UP_TO_DATE not in done.stdout, done.stdout + done.stderr
+    html = (reports / "latest" / "report.html").read_text(encoding="utf-8")
+    assert "$22.0000" in html
+    prices.write_text(good.replace("24.0", "abc"))
+    done = report()
+    assert done.returncode == 1 and UP_TO_DATE not in done.stdout, done.stdout + done.stderr
+    assert "p2.csv" in done.stderr and "abc" in done.stderr
+    assert (reports / "latest" / "report.html").read_text(encoding="utf-8") == html  # the good report stays

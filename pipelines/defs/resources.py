@@ -10,7 +10,7 @@ import dagster as dg
 import duckdb
 import polars as pl
 
-from pipelines.config import Paths
+from pipelines.config import Paths, cache_dir
 from pipelines.defs.metadata import frame_metadata
 from pipelines.warehouse import connect
 
@@ -47,11 +47,11 @@ class PipelineSettings(dg.ConfigurableResource):
     def chart_cache(self, document: str) -> Path:
         """A document's drawn charts (publish/chart_cache.py), beside the warehouse: <warehouse name>_charts/<document>/
         (the report's and the atlas's apart: each build keeps only the charts it used)."""
-        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_charts") / document
+        return cache_dir(Path(self.warehouse), "charts") / document
 
     def pdf_cache(self, document: str) -> Path:
         """A document's printed PDFs (publish/pdf_parts.py), beside the warehouse: <warehouse name>_pdf/<document>/."""
-        return Path(self.warehouse).with_name(Path(self.warehouse).stem + "_pdf") / document
+        return cache_dir(Path(self.warehouse), "pdf") / document
 
     def round_file(self, asset: str, round_key: str) -> str:
         """Where RoundStore keeps one round of one asset: <atlas_rounds_dir>/<asset>/<round>.parquet."""
