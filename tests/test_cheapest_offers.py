@@ -33,7 +33,7 @@ def _rows() -> pl.DataFrame:
 def test_the_cheapest_over_every_option_the_cheapest_on_demand_and_the_fastest():
     (row,) = cheapest_offers(cost_to_train(_rows())).to_dicts()
     # costs = usd/h x minutes / 60. On demand: big 40 x 0.5 = $20, mid 18 x 1 = $18, old 12 x 2 = $24 (baseline)
-    # spot: big 16 x 0.5 = $8, mid $9, old 4 x 2 = $8 (a tie with big: report.toml's instance order, big first);
+    # spot: big 16 x 0.5 = $8, mid $9, old 4 x 2 = $8 (a tie with big: the shorter time wins, big's 30 min);
     # mid's 1-year commitment 9 x 1 = $9
     assert (row["cheapest_instance_type"], row["cheapest_pricing_option"], row["cheapest_cost_usd"]) == ("big", "spot", 8.0)
     assert row["cheapest_minutes"] == 30.0 and row["cheapest_usd_per_hour"] == 16.0

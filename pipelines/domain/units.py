@@ -114,3 +114,20 @@ def rose_fell(change_pct: float | None) -> str:
     if abs(change_pct) < 0.05:
         return "did not change"
     return f"{'fell' if change_pct < 0 else 'rose'} {abs(change_pct):.1f}%"
+
+
+def usd_range(low: float | None, high: float | None, results: int | None) -> str:
+    """How sure a cost is, as the answer page prints it beside the cost: "$2.61–3.40 over 9 results"; "1 result"
+    where one result stands behind it; "" where nothing does."""
+    if _missing(low) or _missing(high) or not results:
+        return ""
+    if results == 1 or usd(low) == usd(high):
+        return f"{results:,} result" + ("s" if results > 1 else "")
+    return f"{usd(low)}–{usd(high).lstrip('$')} over {results:,} results"
+
+
+def age(days: int | None) -> str:
+    """A price's age at the price date: "price of that day", "price 12 days old"."""
+    if days is None:
+        return ""
+    return "price of that day" if days == 0 else f"price {days:,} day{'s' if days != 1 else ''} old"

@@ -135,6 +135,11 @@ def normalize(catalog: list[CatalogRow], name: str | None, memory: str | None = 
     return Accelerator(None, None, None, None)
 
 
+def model_names(catalog: list[CatalogRow], names: list[str]) -> dict[str, str | None]:
+    """The catalog model of each accelerator name as submitted (None where no row matches)."""
+    return {name: normalize(catalog, name).model for name in names}
+
+
 NORMALIZED_COLUMNS = {"accelerator_model": pl.Utf8, "vendor": pl.Utf8, "cloud_model": pl.Utf8, "assumption": pl.Utf8}
 
 

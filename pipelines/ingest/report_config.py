@@ -29,8 +29,11 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
                                        # pricing_models)
     runs_per_month = [1, 100, 1000]    # the break-even table's "cheapest at N runs a month"
     stale_after_days = 365             # a price older than this at the price date is marked stale
-    exclude_offer_kinds = ["marketplace"]  # optional: kinds of offer left out of the report and the atlas
-                                       # (list, marketplace, community, reserved_only; default: none)
+    exclude_offer_kinds = ["auction"]  # optional: kinds of offer left out of the report and the atlas
+                                       # (list, spot, commitment, quote, marketplace, auction; default: none)
+    headline_offer_kinds = ["list", "spot", "commitment", "quote"]  # the default: the kinds the answer's
+                                       # "cheapest" considers; auction and marketplace offers are shown
+                                       # apart, labelled (pipelines/domain/offers.py says what each is)
     [[discounts]]                      # the user's negotiated price: percent off a pricing model
     provider = "aws"
     instance = "p4d.24xlarge"          # optional: this instance only (wins over the provider's)
@@ -60,7 +63,7 @@ from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
-from pipelines.ingest.prices.normalized import OFFER_KINDS
+from pipelines.domain.offers import HEADLINE_DEFAULT, OFFER_KINDS
 from pipelines.ingest.prices.skypilot import PROVIDER_NAME
 from pipelines.ingest.tables import PROVIDERS
 from pipelines.domain.pricing import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, DEFAULT_STALE_AFTER_DAYS,
@@ -139,6 +142,7 @@ class ReportConfig:
     stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
     workloads: tuple[Workload, ...] = ()
     exclude_offer_kinds: tuple[str, ...] = ()
+    headline_offer_kinds: tuple[str, ...] = HEADLINE_DEFAULT
 
     @property
     def all_benchmarks(self) -> tuple[str, ...]:
@@ -149,8 +153,20 @@ class ReportConfig:
 _DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
 _KEYS = ("title", "subtitle", "author", "benchmarks", "price_date", "regions", "comparisons", "mlperf_trees",
          "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "discounts", "workloads",
-         "exclude_offer_kinds")
+         "exclude_offer_kinds", "headline_offer_kinds")
 _COMPARISON_KEYS = ("id", "title", "description", "baseline", "instances", "benchmarks", "whole_market")
+
+
+def _offer_kinds(path: Path, data: dict, key: str, default: list[str]) -> list[str]:
+    """A list of offer kinds (domain/offers.py), each checked."""
+    kinds = data.get(key, default)
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        raise InputError(path, key, f"must be a list of offer kinds ({', '.join(OFFER_KINDS)})")
+    for i, kind in enumerate(kinds):
+        if kind not in OFFER_KINDS:
+            raise InputError(path, f"{key}[{i}]", f"{kind!r} is not an offer kind ({', '.join(OFFER_KINDS)})"
+                             + did_you_mean(kind, OFFER_KINDS))
+    return kinds
 
 
 def _known_keys(path: Path, where: str, table: dict, keys: tuple[str, ...]) -> None:
@@ -380,16 +396,14 @@ def parse_report_config(path: Path) -> ReportConfig:
     if not isinstance(stale, int) or isinstance(stale, bool) or stale < 0:
         raise InputError(path, "stale_after_days", f"{stale!r} must be a whole number of days (0 or more)")
 
-    excluded = data.get("exclude_offer_kinds", [])
-    if not isinstance(excluded, list) or not all(isinstance(k, str) for k in excluded):
-        raise InputError(path, "exclude_offer_kinds", f"must be a list of offer kinds ({', '.join(OFFER_KINDS)})")
-    for i, kind in enumerate(excluded):
-        if kind not in OFFER_KINDS:
-            raise InputError(path, f"exclude_offer_kinds[{i}]", f"{kind!r} is not an offer kind ({', '.join(OFFER_KINDS)})"
-                             + did_you_mean(kind, OFFER_KINDS))
+    excluded = _offer_kinds(path, data, "exclude_offer_kinds", [])
+    headline = _offer_kinds(path, data, "headline_offer_kinds", list(HEADLINE_DEFAULT))
+    if not headline:
+        raise InputError(path, "headline_offer_kinds", "names no offer kind: the answer would compare nothing")
 
     return ReportConfig(
         exclude_offer_kinds=tuple(excluded),
+        headline_offer_kinds=tuple(headline),
         title=title,
         subtitle=str(data.get("subtitle", "")),
         author=str(data.get("author", "cost-to-train pipeline")),

@@ -150,8 +150,11 @@ def read_results_summary(path: Path) -> pl.DataFrame:
 # The columns of stg_results: scores from summarizer CSVs and from the MLPerf trees in one form.
 # global_batch_size and samples_to_converge (training samples) come from the summarizer's detailed
 # CSV or, for a tree, from its logs as the summarizer reads them; null for the summarizer's plain CSV.
+# division and the accelerators (name as submitted, count in the whole system) tell which results could stand
+# for an instance (metrics/result_spread.py): the CSV's own columns, or a tree's systems JSON.
 RESULT_COLUMNS = {
     "round": pl.Utf8, "submitter": pl.Utf8, "system": pl.Utf8, "benchmark": pl.Utf8,
+    "division": pl.Utf8, "accelerator_model_name": pl.Utf8, "accelerators_count": pl.Int64,
     "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,
     "samples_per_second": pl.Float64, "global_batch_size": pl.Int64, "samples_to_converge": pl.Float64,
     "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
@@ -162,8 +165,8 @@ def summary_results(files: list[Path]) -> pl.DataFrame:
     """Every score of these summarizer CSVs in RESULT_COLUMNS (no run counts: the CSV has none)."""
     frames = [
         read_results_summary(f).select(
-            "round", "submitter", "system", "benchmark", "time_to_train_minutes",
-            pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
+            "round", "submitter", "system", "benchmark", "division", "accelerator_model_name", "accelerators_count",
+            "time_to_train_minutes", pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
             pl.lit(None, pl.Float64).alias("samples_per_second"), "global_batch_size", "samples_to_converge",
             pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
         )

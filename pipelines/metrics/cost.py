@@ -20,7 +20,8 @@ pricing option); the options and the break-even are pipelines/metrics/pricing_op
                            price (pricing_options.py)
 
 Rank, cheapest and the Pareto front are within one pricing option; cheapest_option marks the
-option under which an instance trains for the least.
+option under which an instance trains for the least. The rank breaks ties by domain/best.py's one
+rule, and ranks an auction's or marketplace's offer (outside report.toml headline_offer_kinds) last.
 
 An instance with no measured result keeps null figures: the report says "no result", never 0.
 """
@@ -30,7 +31,9 @@ from __future__ import annotations
 import polars as pl
 
 from pipelines.domain.columns import CONVERGENCE_BASIS, LOGGED_BASIS, MEASURED_BASIS, OWN_MEASUREMENT
+from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.domain.pricing import LIST_PRICE, OPTION_PRICE_COLUMNS
+from pipelines.domain.best import with_rank
 from pipelines.metrics.pricing_options import break_even_runs_per_month, break_even_share
 
 # The export's first columns, in this order (the data contract of the report's CSV/Parquet).
@@ -53,15 +56,16 @@ WORKLOAD_SCHEMA = {"benchmark": pl.Utf8, "workload_title": pl.Utf8, "workload_de
                    "workload_samples": pl.Float64, "runs_per_month": pl.Int64}
 
 
-def hours_to_train() -> pl.Expr:
+def hours_to_train(minutes: pl.Expr | None = None) -> pl.Expr:
     """A row's time to train in hours (time_to_train_minutes / 60)."""
-    return pl.col("time_to_train_minutes") / 60.0
+    return (pl.col("time_to_train_minutes") if minutes is None else minutes) / 60.0
 
 
-def run_cost(usd_per_hour: pl.Expr) -> pl.Expr:
+def run_cost(usd_per_hour: pl.Expr, minutes: pl.Expr | None = None) -> pl.Expr:
     """The cost kernel, one home for the report and the atlas: a training run's cost at an hourly rate
-    (the rate of everything the run occupies), rate x time to train in hours."""
-    return usd_per_hour * hours_to_train()
+    (the rate of everything the run occupies), rate x time to train in hours (the row's own time unless
+    `minutes` says another, such as the low end of its results' spread)."""
+    return usd_per_hour * hours_to_train(minutes)
 
 
 def workload_frame(workloads: list[dict]) -> pl.DataFrame:
@@ -159,9 +163,11 @@ def assemble_inputs(
     )
 
 
-def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> pl.DataFrame:
+def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand",
+                  headline_kinds: tuple[str, ...] | list[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
     """Add cost, savings, speedup, samples per dollar, price to beat, rank and the commitment
-    break-even to assembled rows; savings and speedup are against the baseline at `baseline_pricing`."""
+    break-even to assembled rows; savings and speedup are against the baseline at `baseline_pricing`;
+    the rank follows domain/best.py's rule, offers of a kind outside `headline_kinds` last."""
     if "pricing_option" not in inputs.columns:
         inputs = inputs.with_columns(pl.lit("on_demand").alias("pricing_option"), pl.lit(0).alias("option_position"))
     for column, kind in (("pricing_model", pl.Utf8), ("term_years", pl.Int64), ("payment_option", pl.Utf8),
@@ -221,11 +227,11 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand") -> 
             (pl.col("samples_per_dollar") / pl.col("baseline_samples_per_dollar")).alias("relative_value"),
             (pl.col("baseline_cost_usd") / hours).alias("price_to_beat_baseline"),
             (pl.col("cheapest_cost_usd") / hours).alias("price_to_beat_cheapest"),
-            pl.col("cost_to_train_usd").rank("min").over(group).cast(pl.Int64).alias("cost_rank"),
         )
         .with_columns(pareto_front(pl.col("time_to_train_minutes"), pl.col("cost_to_train_usd")).over(group).alias("on_pareto_front"))
         .drop("baseline_minutes", "cheapest_cost_usd", "baseline_samples_per_dollar")
     )
+    out = with_rank(out, group, "cost", "cost_rank", headline_kinds)
     first = EXPORT_COLUMNS + OPTION_EXPORT_COLUMNS
     rest = [c for c in out.columns if c not in first]
     return out.select(first + rest).sort("comparison", "benchmark_position", "position", "option_position")

@@ -26,7 +26,7 @@ from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
 from pipelines.publish.report_answer import ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings
-from pipelines.publish.report_changes import Changes, changes_chapter
+from pipelines.publish.report_changes import UNMOVED, Changes, changes_chapter
 from pipelines.publish.report_pricing import Pricing
 from pipelines.publish.report_sections import (BenchmarkSection, Paying, Section, Sources, comparison_section,
                                                paying_appendix)
@@ -65,6 +65,18 @@ class Report:
     def benchmarks(self) -> list[BenchmarkSection]:
         """Every comparison's benchmark sections, in reading order (the summary's list)."""
         return [b for s in self.sections for b in s.benchmarks]
+
+    @property
+    def cheapest_moved(self) -> list[BenchmarkSection]:
+        """The benchmarks whose cheapest offer or its cost moved since the previous snapshot: the answer page names
+        them with the chapters' own sentence (report_changes.since), so the two never disagree."""
+        return [b for b in self.benchmarks if b.cheapest and b.since not in UNMOVED]
+
+    @property
+    def chapters(self) -> str:
+        """"section 2" or "sections 2–5": where every instance is told."""
+        first, last = self.sections[0].heading.number, self.sections[-1].heading.number
+        return f"section {first}" if first == last else f"sections {first}–{last}"
 
 
 def build_context(

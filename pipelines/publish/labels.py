@@ -1,5 +1,7 @@
 """Human names for benchmarks, providers and instances."""
 
+from pipelines.domain import offers
+
 BENCHMARKS = {
     "resnet": "ResNet-50 (image classification, ImageNet)",
     "bert": "BERT-Large (language model, Wikipedia)",
@@ -24,16 +26,14 @@ PROVIDERS = {"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda", "
              "mithril": "Mithril", "hyperbolic": "Hyperbolic", "lium": "Lium", "jarvislabs": "JarvisLabs",
              "primeintellect": "Prime Intellect", "seeweb": "Seeweb", "shadeform": "Shadeform",
              "spheron": "Spheron", "yotta": "Yotta", "daytona": "Daytona"}
-# What a price that is not a provider's list price is, for the tag the tables put on it.
-OFFER_KINDS = {"marketplace": "a marketplace or auction price (another host's machine, or the going rate of an "
-                              "auction), not a provider's list price",
-               "community": "a community host's price (RunPod community pods), not a provider's list price",
-               "reserved_only": "sold reserved only"}
+# The offer kinds a table tags (their tooltip says what the price is); list, spot and commitment prices
+# are the provider's own, which the pricing option column already says.
+TAGGED_KINDS = (offers.QUOTE, offers.MARKETPLACE, offers.AUCTION)
 
 
 def offer_tag_title(kind: str | None) -> str | None:
-    """The tooltip of a non-list offer's tag; None for a list price."""
-    return OFFER_KINDS.get(kind or "list")
+    """The tooltip of a tagged offer's tag (domain/offers.MEANING); None for a provider's own price."""
+    return offers.meaning(kind) if kind in TAGGED_KINDS else None
 
 
 def benchmark(name: str) -> str:

@@ -95,6 +95,7 @@ class Cell:
     links: tuple[tuple[str, str], ...] = ()  # (text, anchor) links after the text, comma-separated ("cited in")
     strong: bool = False
     breakable: bool = False  # a long identifier: may break after _ . / - +
+    names: bool = False  # names: each short one kept whole, a long one breakable (render.names)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,17 @@ def breakable(value) -> Markup:
     return Markup(re.sub(r"([_./+-])", r"\1<wbr>", str(escape(value))))
 
 
+SHORT_NAME = 20  # characters: a name this short fits a narrow column whole
+
+
+def names(value) -> Markup:
+    """Escape a line of names ("Mithril ccs-h200.sxm.8x"): a short name is kept whole (it moves to the next line,
+    never "ccs-|h200.sxm.8x"), a long one may break after _ . / - + as `breakable` allows."""
+    words = str(value).split(" ")
+    return Markup(" ").join(Markup('<span class="whole">{}</span>').format(word) if len(word) <= SHORT_NAME
+                            else breakable(word) for word in words)
+
+
 def environment(templates: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """One environment per templates folder for the life of the process: it keeps its compiled templates (compiling
     them took the atlas's publish step 0.1 s for each of its 14 pages), and Jinja's auto_reload checks each template's
@@ -43,6 +54,7 @@ def _environment(templates: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["breakable"] = breakable
+    env.filters["names"] = names
     env.filters["rows_json"] = web_assets.rows_json
     return env
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from pipelines.domain import offers
 from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
@@ -19,13 +20,17 @@ from pipelines.publish.records import Cell, Column, Figure, Heading, Row, Table,
 ANSWER = Heading("1", "The answer", "answer")
 ANY_OPTION = "Cheapest, any pricing option"
 ON_DEMAND = "Cheapest on demand"
+MARKET = "Auction or marketplace"
+# printed at fixed widths (a long name or range wraps inside its cell): eight columns fit the page's width
 COLUMNS = (
-    Column("Benchmark", header=True),
-    Column("Instance", group=ANY_OPTION, short="Cheapest"), Column("Cost", numeric=True, group=ANY_OPTION),
-    Column("Instance", group=ON_DEMAND, short="On demand"), Column("Cost", numeric=True, group=ON_DEMAND,
-                                                                   short="Cost on demand"),
-    Column("Fastest"),
-    Column("Saving vs baseline", numeric=True, css="wrap", short="Saving"),
+    Column("Benchmark", header=True, width="11%"),
+    Column("Instance", group=ANY_OPTION, short="Cheapest", width="17%"),
+    Column("Cost", numeric=True, group=ANY_OPTION, width="10%"),
+    Column("Instance", group=ON_DEMAND, short="On demand", width="14%"),
+    Column("Cost", numeric=True, group=ON_DEMAND, short="Cost on demand", width="10%"),
+    Column("Fastest", width="12%"),
+    Column(MARKET, short="Auction or marketplace", width="15%"),
+    Column("Saving vs baseline", numeric=True, css="wrap", short="Saving", width="11%"),
 )
 
 
@@ -43,16 +48,51 @@ class Answer:
     heading: Heading
     table: Table
     figure: Figure | None  # None when no benchmark has a baseline to save against
+    kinds: tuple[str, ...] = tuple(offers.MEANING[k] for k in offers.MARKET_KINDS)  # the market column in words
 
 
 def _instance(row: dict, prefix: str) -> str:
     return labels.instance(row[f"{prefix}_provider"], row[f"{prefix}_instance_type"])
 
 
+
 def _kind(row: dict, prefix: str) -> tuple[str, ...]:
-    """("marketplace",) for an offer that is not a provider's list price (the chapters' tables tag it), else ()."""
+    """("quote",) for an offer whose kind the tables tag (not the provider's own published price), else ()."""
     kind = row.get(f"{prefix}_offer_kind")
     return (kind.replace("_", " "),) if labels.offer_tag_title(kind) else ()
+
+
+def _sureness(row: dict, prefix: str) -> tuple[str, ...]:
+    """How sure the offer's price is: its age at the price date, and "approximate" where it is."""
+    days = row.get(f"{prefix}_price_age_days")
+    return tuple(part for part in (f"{days:,} d" if days is not None else "",
+                                   "approx." if row.get(f"{prefix}_certainty") == "approximate" else "") if part)
+
+
+def _cost(row: dict, prefix: str, strong: bool = False) -> Cell:
+    """The offer's cost, with the spread of the results behind it beneath (metrics/result_spread.py)."""
+    spread = fmt.usd_range(row.get(f"{prefix}_cost_usd_low"), row.get(f"{prefix}_cost_usd_high"),
+                           row.get(f"{prefix}_results_count"))
+    return Cell(fmt.usd(row[f"{prefix}_cost_usd"]), sort=row[f"{prefix}_cost_usd"], strong=strong,
+                subs=(spread.replace(" over ", " · "),) if spread else ())
+
+
+def _fastest(row: dict) -> Cell:
+    """The fastest offer, or "tie" where several share the least time (they stand for one measured result)."""
+    time = fmt.minutes(row["fastest_minutes"])
+    if (row.get("fastest_tied") or 1) > 1:
+        return Cell(f"tie: {row['fastest_tied']} offers", subs=(f"{time} · from {fmt.usd(row['fastest_cost_usd'])}",))
+    return Cell(_instance(row, "fastest"), names=True,
+                subs=(f"{time} · {fmt.usd(row['fastest_cost_usd'])}",))
+
+
+def _market(row: dict) -> Cell:
+    """The cheapest offer of a kind the headline leaves out (an auction's bid, a host's listing), labelled."""
+    if row.get("market_cost_usd") is None:
+        return Cell("–")
+    option = "" if row["market_pricing_option"] == "on_demand" else f" {option_label(row['market_pricing_option']).lower()}"
+    return Cell(_instance(row, "market"), names=True,
+                subs=(f"{row['market_offer_kind']}{option} · {fmt.usd(row['market_cost_usd'])}",))
 
 
 def _saving(value: float | None) -> str:
@@ -85,14 +125,16 @@ def answer_rows(offers: pl.DataFrame, sections: dict[tuple[str, str], Section]) 
             continue
         rows.append((r["comparison"], Row((
             head,
-            Cell(_instance(r, "cheapest"), strong=True, breakable=True,
+            Cell(_instance(r, "cheapest"), strong=True, names=True,
                  subs=(" · ".join((option_label(r["cheapest_pricing_option"]).lower(), *_kind(r, "cheapest"),
-                                   fmt.minutes(r["cheapest_minutes"]))),)),
-            Cell(fmt.usd(r["cheapest_cost_usd"]), sort=r["cheapest_cost_usd"], strong=True),
-            Cell(_instance(r, "cheapest_on_demand"), breakable=True,
-                 subs=(" · ".join((*_kind(r, "cheapest_on_demand"), fmt.minutes(r["cheapest_on_demand_minutes"]))),)),
-            Cell(fmt.usd(r["cheapest_on_demand_cost_usd"]), sort=r["cheapest_on_demand_cost_usd"]),
-            Cell(_instance(r, "fastest"), breakable=True, subs=(f"{fmt.minutes(r['fastest_minutes'])} · {fmt.usd(r['fastest_cost_usd'])}",)),
+                                   fmt.minutes(r["cheapest_minutes"]), *_sureness(r, "cheapest"))),)),
+            _cost(r, "cheapest", strong=True),
+            Cell(_instance(r, "cheapest_on_demand"), names=True,
+                 subs=(" · ".join((*_kind(r, "cheapest_on_demand"), fmt.minutes(r["cheapest_on_demand_minutes"]),
+                                   *_sureness(r, "cheapest_on_demand"))),)),
+            _cost(r, "cheapest_on_demand"),
+            _fastest(r),
+            _market(r),
             Cell(_saving(r["cheapest_savings_pct"]), sort=r["cheapest_savings_pct"], subs=_on_demand_saving(r)),
         ), group=group)))
     return tuple(row for _, row in rows)
@@ -102,7 +144,7 @@ def answer_table(number: int, offers: pl.DataFrame, sections: dict[tuple[str, st
     return Table(number, "The cheapest way to train each benchmark, over every pricing option and on demand; the "
                          "fastest; the savings against the baseline",
                  COLUMNS, answer_rows(offers, sections), css="answer-table", csv="cheapest_offers", cards=True,
-                 sortable=False)
+                 sortable=False, fixed=True)
 
 
 def has_savings(offers: pl.DataFrame) -> bool:

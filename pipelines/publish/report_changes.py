@@ -16,6 +16,9 @@ from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Cell, Column, Heading, Row, Table
 
 MAX_OTHER_CHANGES = 5  # price changes of instances outside the comparisons named in the text
+FIRST_SNAPSHOT = "first price snapshot: nothing to compare with"
+# what `since` says when nothing about the cheapest offer moved
+UNMOVED = (FIRST_SNAPSHOT, "no measured result", "unchanged", "no price on the previous snapshot")
 
 
 def _key(row: dict) -> tuple:
@@ -29,7 +32,7 @@ def since(rows: list[dict], changes: list[dict], previous_date: date | None) -> 
     `rows` are the benchmark's cost_to_train rows (cheapest first), `changes` its cost_changes rows.
     """
     if previous_date is None:
-        return "first price snapshot: nothing to compare with"
+        return FIRST_SNAPSHOT
     cheapest = next((r for r in rows if r["cost_rank"] == 1), None)
     if cheapest is None:
         return "no measured result"

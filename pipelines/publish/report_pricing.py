@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option
 from pipelines.domain import units as fmt
 from pipelines.publish.footnotes import price_note, price_source
@@ -25,12 +26,14 @@ class Pricing:
     options: tuple[str, ...]  # pricing_models, in order
     baseline_pricing: str
     runs_per_month: tuple[int, ...]
+    headline_kinds: tuple[str, ...] = HEADLINE_DEFAULT  # the offer kinds "cheapest" and "fastest" consider
 
     @classmethod
     def from_settings(cls, settings: dict) -> Pricing:
         return cls(tuple(settings.get("pricing_models") or ("on_demand",)),
                    settings.get("baseline_pricing") or "on_demand",
-                   tuple(settings.get("runs_per_month") or ()))
+                   tuple(settings.get("runs_per_month") or ()),
+                   tuple(settings.get("headline_offer_kinds") or HEADLINE_DEFAULT))
 
 
 @dataclass(frozen=True)

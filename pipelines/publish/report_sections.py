@@ -9,6 +9,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.domain.best import COLUMNS as BEST_COLUMNS, TIED, pick
 from pipelines.domain.pricing import on_demand
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
@@ -90,7 +91,8 @@ class Pick:
     time: str
     usd: float
     minutes: float
-    kind: str = ""  # "a marketplace price": an offer that is not a provider's list price (its offer_kind)
+    kind: str = ""  # "an auction price": an offer that is not the provider's own published price (its offer_kind)
+    tied: int = 1  # the offers that share its figure (the fastest: one measured result behind several offers)
 
 
 @dataclass(frozen=True)
@@ -144,8 +146,9 @@ class Section:
 
 
 def ordered(rows: list[dict]) -> list[dict]:
-    """Cheapest to train first; instances without a result last; report.toml's order among equals."""
-    return sorted(rows, key=lambda r: (r["cost_to_train_usd"] is None, r["cost_to_train_usd"] or 0.0, r["position"]))
+    """In the order of cost_rank (domain/best.py's one rule: cheapest first, an auction's or a marketplace's offer
+    after every other); instances without a result last, in report.toml's order."""
+    return sorted(rows, key=lambda r: (r["cost_rank"] is None, r["cost_rank"] or 0, r["position"]))
 
 
 def comparison_section(number: int, comparison: pl.DataFrame, sources: Sources, numbering: Numbering) -> Section:
@@ -174,7 +177,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     known = [r for r in rows if r["cost_to_train_usd"] is not None]
     baseline = next((r for r in rows if r["is_baseline"]), None)
     cheapest = known[0] if known else None
-    fastest = min(known, key=lambda r: (r["time_to_train_minutes"], r["position"])) if known else None
+    fastest = fastest_of(known, sources.pricing.headline_kinds)
     front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
                   if r["on_pareto_front"])
     table = cost_table(numbering.table(), short, rows, sources, numbering)
@@ -230,7 +233,19 @@ def _pick(row: dict | None) -> Pick | None:
     kind = row.get("offer_kind") or "list"
     return Pick(label(row), fmt.usd(row["cost_to_train_usd"]), fmt.minutes(row["time_to_train_minutes"]),
                 row["cost_to_train_usd"], row["time_to_train_minutes"],
-                "" if kind == "list" else f"a {kind.replace('_', ' ')} price")
+                f"an {kind} price" if labels.offer_tag_title(kind) and kind[0] in "aeiou" else
+                f"a {kind} price" if labels.offer_tag_title(kind) else "", row.get(TIED) or 1)
+
+
+def fastest_of(known: list[dict], headline_kinds: tuple[str, ...]) -> dict | None:
+    """The fastest offer by domain/best.py's one rule (its `tied` count of offers sharing the time), among the
+    offers of the headline's kinds; None when none has a result."""
+    candidates = [r for r in known if (r.get("offer_kind") or "list") in headline_kinds]
+    if not candidates:
+        return None
+    frame = pl.DataFrame([{k: r.get(k) for k in BEST_COLUMNS} | {"_i": i} for i, r in enumerate(candidates)])
+    chosen = pick(frame, [], "time").row(0, named=True)
+    return candidates[chosen["_i"]] | {TIED: chosen[TIED]}
 
 
 def runner_up(known: list[dict]) -> RunnerUp | None:

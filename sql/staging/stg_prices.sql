@@ -1,7 +1,7 @@
 -- Every price snapshot ever loaded, one row per (provider, region, instance_type, pricing option, as_of).
 -- usd_per_hour is the effective hourly rate (recurring + upfront / (term_years x 8760 h)); a spot price that
 -- stands for several zones keeps their count and range, and the provider's interruption-frequency bucket;
--- offer_kind: list, marketplace, community or reserved_only (who sells at that price).
+-- offer_kind: what the price is (list, spot, commitment, quote, marketplace, auction: pipelines/domain/offers.py).
 create or replace table stg_prices as
 select
     provider::varchar                 as provider,

@@ -7,6 +7,9 @@ select
     submitter::varchar               as submitter,
     system::varchar                  as system,
     benchmark::varchar               as benchmark,
+    division::varchar                as division,                -- closed, open (null where unknown)
+    accelerator_model_name::varchar  as accelerator_model_name,  -- as submitted, e.g. NVIDIA H100-SXM5-80GB
+    accelerators_count::integer      as accelerators_count,      -- in the whole system
     time_to_train_minutes::double    as time_to_train_minutes,
     runs::integer                    as runs,
     dropped_runs::integer            as dropped_runs,

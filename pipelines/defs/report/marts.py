@@ -10,9 +10,11 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.accelerators import catalog_rows, normalized_systems
+from pipelines.ingest.accelerators import catalog_rows, model_names, normalized_systems
 from pipelines.ingest.catalog_instances import unknown_accelerators
 from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
+from pipelines.domain.offers import HEADLINE_DEFAULT
+from pipelines.metrics.result_spread import comparable_results, with_spread
 from pipelines.metrics.cheapest_offers import cheapest_offers as compute_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
@@ -105,7 +107,11 @@ def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
         read_table(conn, "time_to_train"), choose_options(prices, options), read_table(conn, "stg_throughput"),
         options, workload_frame(workloads),
     )
-    cost = compute_cost(inputs, baseline_pricing)
+    headline = settings["headline_offer_kinds"] or HEADLINE_DEFAULT
+    results = read_table(conn, "stg_results")
+    models = model_names(catalog_rows(read_table(conn, "stg_accelerators")),
+                         results["accelerator_model_name"].drop_nulls().unique().sort().to_list())
+    cost = with_spread(compute_cost(inputs, baseline_pricing, headline), instances, comparable_results(results, models))
     return with_price_age(cost, on or date.min, stale_after_days)  # no date: an empty frame
 
 
@@ -119,7 +125,7 @@ def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.Data
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
           deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons",
-                "stg_systems", "stg_accelerators", "stg_mlperf_scores", "stg_board_power", "stg_grid_intensity",
+                "stg_systems", "stg_accelerators", "stg_results", "stg_mlperf_scores", "stg_board_power", "stg_grid_intensity",
                 "stg_pue"],
           description="Cost to train, savings and speedup against the baseline at its own pricing, samples per dollar, "
                       "USD per accelerator-hour, price to beat, the Pareto front and the commitment break-even, per "
@@ -140,8 +146,10 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
                       "savings against the baseline at report.toml's baseline_pricing.")
 def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        baseline_pricing = report_settings(conn)["baseline_pricing"] or "on_demand"
-        write_frame(conn, "cheapest_offers", compute_offers(read_table(conn, "cost_to_train"), baseline_pricing))
+        row = report_settings(conn)
+        write_frame(conn, "cheapest_offers", compute_offers(read_table(conn, "cost_to_train"),
+                                                            row["baseline_pricing"] or "on_demand",
+                                                            row["headline_offer_kinds"] or HEADLINE_DEFAULT))
         return _done(conn, "cheapest_offers")
 
 

@@ -187,7 +187,8 @@ def _report_benchmarks(frame: pl.DataFrame) -> pl.DataFrame:
             .with_columns(pl.col("report_benchmark").alias("benchmark")).drop("report_benchmark"))
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores", "stg_systems"],
+          pool=POOL,
           description="MLPerf times to train, one row per round, system and benchmark: scored from the result trees "
                       "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
 @input_errors_as_failures
@@ -195,10 +196,11 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     from_csv = _relative(summary_results(_files(settings, "results", "*.csv")), settings.raw)
     with settings.connect() as conn:
         from_trees = to_polars(conn.sql(
-            "select round, submitter, system, benchmark, time_to_train_minutes, runs::bigint as runs, "
-            "dropped_runs::bigint as dropped_runs, samples_per_second, global_batch_size, samples_to_converge, "
-            "'MLPerf result tree' as origin, "
-            "tree as file, null::varchar as line from stg_mlperf_scores where time_to_train_minutes is not null"
+            "select s.round, s.submitter, s.system, s.benchmark, s.division, y.accelerator_model_name, "
+            "y.accelerators_total::bigint as accelerators_count, s.time_to_train_minutes, s.runs::bigint as runs, "
+            "s.dropped_runs::bigint as dropped_runs, s.samples_per_second, s.global_batch_size, s.samples_to_converge, "
+            "'MLPerf result tree' as origin, s.tree as file, null::varchar as line "
+            "from stg_mlperf_scores s left join stg_systems y using (system) where s.time_to_train_minutes is not null"
         ))
     keys = ["round", "system", "benchmark"]
     frame = pl.concat([from_trees.select(list(RESULT_COLUMNS)).cast(RESULT_COLUMNS),
@@ -290,6 +292,7 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
                        "percent": d.percent} for d in config.discounts],
         "runs_per_month": list(config.runs_per_month), "stale_after_days": config.stale_after_days,
         "exclude_offer_kinds": list(config.exclude_offer_kinds),
+        "headline_offer_kinds": list(config.headline_offer_kinds),
         "workloads": [{"name": w.name, "title": w.title, "samples": w.samples, "runs_per_month": w.runs_per_month,
                        "description": w.description} for w in config.workloads],
     }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
@@ -298,7 +301,7 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
                 "discounts": pl.List(pl.Struct({"provider": pl.Utf8, "instance_type": pl.Utf8,
                                                 "pricing_model": pl.Utf8, "percent": pl.Float64})),
                 "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64,
-                "exclude_offer_kinds": pl.List(pl.Utf8),
+                "exclude_offer_kinds": pl.List(pl.Utf8), "headline_offer_kinds": pl.List(pl.Utf8),
                 "workloads": pl.List(pl.Struct({"name": pl.Utf8, "title": pl.Utf8, "samples": pl.Float64,
                                                 "runs_per_month": pl.Int64, "description": pl.Utf8}))})
     return _load(context, settings, "stg_report_settings", settings_in=row)

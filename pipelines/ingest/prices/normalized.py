@@ -41,6 +41,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.domain.offers import SELLER_ALIASES, SELLERS, seller
 from pipelines.domain.errors import InputError
 from pipelines.domain.pricing import COMMITMENTS, PAYMENT_OPTIONS, PRICING_MODELS
 from pipelines.ingest.csv_table import read_text
@@ -54,9 +55,8 @@ OFFERING_CLASSES = RESERVED_CLASSES + SAVINGS_PLAN_CLASSES
 # How often spot capacity was reclaimed, as the providers bucket it: "<5%", "5-10%", ">20%", "20+%".
 INTERRUPTION_BUCKET = re.compile(r"^(?:[<>]\s?\d{1,2}%|\d{1,2}\s?-\s?\d{1,2}\s?%|\d{1,2}\+\s?%)$")
 CERTAINTIES = ("exact", "approximate")
-# Who sells at the price: a provider's list price; a marketplace host's (Vast.ai); a community host's
-# (RunPod community pods); or a price only sold reserved (AWS p5e lists 0 on demand).
-OFFER_KINDS = ("list", "marketplace", "community", "reserved_only")
+# Who set the price (domain/offers.py: list, quote, marketplace, auction; "community" read as marketplace)
+OFFER_KINDS = (*SELLERS, *SELLER_ALIASES)
 HOURS_PER_YEAR = 8760  # AWS, Azure and GCP all bill a commitment year as 365 x 24 hours
 
 PRICE_SCHEMA: dict[str, pl.DataType] = {
@@ -77,7 +77,7 @@ PRICE_SCHEMA: dict[str, pl.DataType] = {
     "zone_min_usd_per_hour": pl.Float64,
     "zone_max_usd_per_hour": pl.Float64,
     "interruption_frequency": pl.Utf8,  # spot: the provider's bucket, e.g. "<5%"
-    "offer_kind": pl.Utf8,  # list, marketplace, community or reserved_only (OFFER_KINDS)
+    "offer_kind": pl.Utf8,  # who set the price here; read.py makes it the offer kind (domain/offers.py)
     "file": pl.Utf8,
     "line": pl.Utf8,
 }
@@ -275,7 +275,7 @@ def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -
     upfront = _amount(path, line, cell, "upfront_usd")
     recurring = _amount(path, line, cell, "recurring_usd_per_hour")
     certainty = _choice(path, line, cell, "certainty", CERTAINTIES) or "exact"
-    kind = _choice(path, line, cell, "offer_kind", OFFER_KINDS) or "list"
+    kind = seller(_choice(path, line, cell, "offer_kind", OFFER_KINDS))
     committed = model in COMMITMENTS
     if term is not None and not committed:
         raise InputError(path, f"{line} column term_years",

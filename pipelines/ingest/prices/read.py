@@ -25,6 +25,7 @@ from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp, skypilot
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.instances import check_instances
+from pipelines.domain.offers import certainty_expr, offer_kind_expr
 from pipelines.domain.pricing import PRICE_OPTION, PRICING_MODELS
 from pipelines.ingest.prices.normalized import PRICE_COLUMNS, empty_prices, read_normalized_csv
 
@@ -108,6 +109,8 @@ def _finish(prices: pl.DataFrame, root: Path) -> pl.DataFrame:
     order = ["provider", "region", "instance_type", rank, *PRICE_OPTION[1:], "as_of"]
     return (
         collapse_duplicates(prices.select(PRICE_COLUMNS), root)
+        .with_columns(offer_kind_expr().alias("offer_kind"))
+        .with_columns(certainty_expr())
         .sort(order, nulls_last=False, maintain_order=True)
     )
 

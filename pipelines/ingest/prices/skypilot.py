@@ -33,9 +33,10 @@ Traps of the real files, each handled here once:
   InputError. A row with an empty Price and a SpotPrice (AWS p5e: reservations and capacity blocks only)
   is not sold on demand, so it is no offer either.
 
-Offer kinds (`offer_kind`): Vast.ai lists hosts' machines and Mithril sells by auction (marketplace);
-RunPod's *_COMMUNITY pods run on community hosts (community); every other offer is a provider's list
-price (list).
+Who sets each price (`offer_kind`, domain/offers.py): Mithril's is an auction's minimum bid (auction: SkyPilot's
+fetch_mithril.py writes /v2/pricing/current's minimum_price_cents / 100 into both Price and SpotPrice); Vast.ai
+lists hosts' machines, Prime Intellect the cheapest live offer of its upstream providers and RunPod's
+*_COMMUNITY pods run on community hosts (marketplace); every other price is the provider's own (list).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.domain.offers import AUCTION, LIST, MARKETPLACE
 from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame
@@ -65,9 +67,8 @@ REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Reg
 # Text that stands where a price should be: a catalog that has no figure, not a price of zero.
 PLACEHOLDERS = {"n/a", "na", "none", "null", "nan", "tbd", "-", "?", "unknown"}
 GCP_PLACEHOLDER = 700.0  # SkyPilot's fetch_gcp writes 700.0 for TPU zones without a price
-# Clouds whose catalog price is a market's, not a list price: Vast.ai lists hosts' machines; Mithril sells
-# GPU time by auction (its catalog's Price equals its SpotPrice, the auction's going rate).
-MARKETPLACES = {"vast": "marketplace", "mithril": "marketplace"}
+# Clouds whose catalog price is a market's, not the provider's own rate (module docstring)
+MARKETS = {"vast": MARKETPLACE, "primeintellect": MARKETPLACE, "mithril": AUCTION}
 
 OFFER_SCHEMA = {
     "provider": pl.Utf8, "instance_type": pl.Utf8, "catalog_accelerator": pl.Utf8, "gpu_name": pl.Utf8,
@@ -283,11 +284,11 @@ def form_factor(*names: str | None) -> str | None:
 
 
 def offer_kind(provider: str, instance_type: str) -> str:
-    if provider in MARKETPLACES:
-        return MARKETPLACES[provider]
+    if provider in MARKETS:
+        return MARKETS[provider]
     if provider == "runpod" and instance_type.upper().endswith("_COMMUNITY"):
-        return "community"
-    return "list"
+        return MARKETPLACE
+    return LIST
 
 
 def regional_prices(path: Path, provider: str, region: str, instance_type: str,

@@ -1,0 +1,79 @@
+"""What a price is (`offer_kind`): one vocabulary for the price book, the report, the atlas and report.toml.
+
+A price says who set it and how it is paid; together they make its offer kind:
+
+    list         a provider's published on-demand rate
+    spot         a provider's published interruptible rate
+    commitment   a provider's published rate for a 1- or 3-year term (reserved, savings plan, committed use)
+    quote        a price a user was quoted (a row of a normalized price file that says so)
+    marketplace  a host's own listing through an aggregator (Vast.ai, Prime Intellect, RunPod community pods)
+    auction      a market's minimum or last bid (Mithril): no rate anyone can count on
+
+A price file says only who set the price (`SELLERS`: list, quote, marketplace, auction); the pricing model
+makes a list price a spot or commitment one (`offer_kind_expr`). An auction's or a marketplace's price is not
+held for anyone, so the headline answer ("cheapest", "cheapest on demand") leaves them out by default
+(`HEADLINE_DEFAULT`, report.toml `headline_offer_kinds`) and shows them apart, labelled; an auction's price is
+never more than approximate (`AT_BEST_APPROXIMATE`).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+LIST, SPOT, COMMITMENT, QUOTE, MARKETPLACE, AUCTION = "list", "spot", "commitment", "quote", "marketplace", "auction"
+
+# Each kind in one plain sentence, as the answer page, the tables' tags and the methodology say it.
+MEANING = {
+    LIST: "list: the provider's published on-demand rate",
+    SPOT: "spot: the provider's published interruptible rate; the instance can be taken back",
+    COMMITMENT: "commitment: the provider's published rate for a 1- or 3-year term, billed every hour of it",
+    QUOTE: "quote: a price a provider quoted to you, not published",
+    MARKETPLACE: "marketplace: a host's own listing through an aggregator; machines and prices vary by host",
+    AUCTION: "auction: the lowest bid the market accepts now; capacity and price are not held",
+}
+OFFER_KINDS = tuple(MEANING)
+# what a price file may say of who set a price (the rest follows from its pricing model)
+SELLERS = (LIST, QUOTE, MARKETPLACE, AUCTION)
+# earlier spellings a price file may still use: RunPod's community pods are hosts' listings
+SELLER_ALIASES = {"community": MARKETPLACE}
+# the kinds the headline answer compares unless report.toml says otherwise: prices one can buy at
+HEADLINE_DEFAULT = (LIST, SPOT, COMMITMENT, QUOTE)
+# the kinds shown apart on the answer page, never as "cheapest" unless report.toml asks for them
+MARKET_KINDS = (AUCTION, MARKETPLACE)
+AT_BEST_APPROXIMATE = (AUCTION,)
+# tie rule among offers of one cost: the surer price first (a published rate before a market's)
+RANK = {kind: position for position, kind in enumerate((LIST, COMMITMENT, SPOT, QUOTE, MARKETPLACE, AUCTION))}
+
+_COMMITMENT_MODELS = ("reserved", "savings_plan", "committed_use")
+
+
+def seller(text: str | None) -> str | None:
+    """A price file's offer_kind cell as a seller kind (an alias read as its kind); None when not one."""
+    value = SELLER_ALIASES.get(text or LIST, text or LIST)
+    return value if value in SELLERS else None
+
+
+def offer_kind_expr(seller_col: str = "offer_kind", model_col: str = "pricing_model") -> pl.Expr:
+    """The offer kind of each price row from who set it and its pricing model: a list price paid as spot is a spot
+    offer, as a commitment a commitment offer; quotes, marketplace listings and auctions stay what they are."""
+    who = pl.col(seller_col).fill_null(LIST).replace(SELLER_ALIASES)
+    model = pl.col(model_col).fill_null("on_demand")
+    return (pl.when(who != LIST).then(who)
+            .when(model == "spot").then(pl.lit(SPOT))
+            .when(model.is_in(_COMMITMENT_MODELS)).then(pl.lit(COMMITMENT))
+            .otherwise(pl.lit(LIST)).alias(seller_col))
+
+
+def certainty_expr(kind_col: str = "offer_kind", certainty_col: str = "certainty") -> pl.Expr:
+    """An auction's price is approximate at best, whatever its file says."""
+    return (pl.when(pl.col(kind_col).is_in(AT_BEST_APPROXIMATE)).then(pl.lit("approximate"))
+            .otherwise(pl.col(certainty_col)).alias(certainty_col))
+
+
+def rank_expr(kind_col: str = "offer_kind") -> pl.Expr:
+    """The tie rule's order of kinds (RANK), unknown kinds last."""
+    return pl.col(kind_col).fill_null(LIST).replace_strict(RANK, default=len(RANK), return_dtype=pl.Int64)
+
+
+def meaning(kind: str | None) -> str:
+    return MEANING.get(kind or LIST, kind or LIST)
