@@ -121,7 +121,9 @@ def test_atlas_without_mlperf_dir_says_how_to_give_it(tmp_path):
 
 
 def fetch_env(tmp_path: Path, **extra: str) -> dict:
-    env = {**os.environ, "RAW_DIR": str(tmp_path / "raw"), "DAGSTER_HOME": str(tmp_path / "home"), **extra}
+    """The big three only (the catalogs' fetch has its own tests: tests/test_prices_fetch_catalogs.py)."""
+    env = {**os.environ, "RAW_DIR": str(tmp_path / "raw"), "DAGSTER_HOME": str(tmp_path / "home"),
+           "PRICE_SOURCES": "aws,azure,gcp", **extra}
     env.pop("GCP_API_KEY", None)
     return env | extra
 
@@ -160,8 +162,8 @@ def test_prices_fetch_saves_todays_snapshots_and_records_the_run(tmp_path, serve
 
 @pytest.mark.slow
 def test_prices_fetch_offline_ends_with_one_line(tmp_path, closed_port):  # noqa: F811
-    done = run("-m", "pipelines.cli", "prices", "fetch", "--aws-url", closed_port, "--timeout", "5",
-               env=fetch_env(tmp_path))
+    done = run("-m", "pipelines.cli", "prices", "fetch", "--aws-url", closed_port, "--azure-url", closed_port,
+               "--gcp-url", closed_port, "--timeout", "5", env=fetch_env(tmp_path))
     assert done.returncode == 1 and not done.stdout
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("error: fetching today's price lists failed: ") and "aws us-east-1" in done.stderr
