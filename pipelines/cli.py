@@ -50,7 +50,8 @@ def settings_help(names: list[str] | None = None) -> str:
     width = max(len(s.name) for s in chosen) + 2
     lines = ["settings (environment variables):"]
     for s in chosen:
-        texts = textwrap.wrap(s.meaning, WIDTH - width - 2) + textwrap.wrap(f"default: {s.default}", WIDTH - width - 2)
+        texts = textwrap.wrap(s.meaning, WIDTH - width - 2) + textwrap.wrap(  # a default URL stays whole
+            f"default: {s.default}", WIDTH - width - 2, break_long_words=False, break_on_hyphens=False)
         texts.append(f"now: {now[s.name]}")  # a path stays on one line, however long
         lines.append("  " + s.name.ljust(width) + texts[0])
         lines += [" " * (width + 2) + text for text in texts[1:]]

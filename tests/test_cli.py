@@ -136,8 +136,8 @@ def test_prices_fetch_saves_todays_snapshots_and_records_the_run(tmp_path, serve
     assert done.returncode == 0, done.stderr
     day = datetime.now(timezone.utc).date().isoformat()
     folder = tmp_path / "raw" / "prices"
-    names = [f"aws-us-east-1-{day}.csv", f"aws-savings-plans-us-east-1-{day}.csv", f"azure-eastus-{day}.json",
-             f"gcp-us-central1-{day}.json", f"aws-spot-advisor-{day}.json"]
+    names = [f"aws-us-east-1-{day}.csv", f"aws-savings-plans-us-east-1-{day}.csv", f"aws-spot-advisor-{day}.json",
+             f"azure-eastus-{day}.json", f"gcp-us-central1-{day}.json"]  # source by source
     skipped = f"skipped: {spot_history_message('us-east-1')}"  # spot history needs AWS credentials
     assert done.stdout.splitlines() == [f"saved:   {folder / name}" for name in names] + [skipped]
     assert sorted(p.name for p in folder.iterdir()) == sorted(names)
