@@ -5,7 +5,8 @@ Each cloud's file becomes `prices/skypilot_<date>/<cloud>/vms.csv`, the layout t
 - only GPU rows are kept (a non-empty AcceleratorName), header and columns as they are; for the
   large files (RunPod, AWS, GCP, Azure) also only one row per distinct (InstanceType, Region,
   Price, SpotPrice): their rows repeat per availability zone, which the reader folds anyway;
-- the file is read and filtered line by line, never held whole (memory flat in the file's size);
+- the file is read and filtered line by line, never held whole (memory flat in the file's size:
+  bench/catalog_fetch_bench.py measures a RunPod-sized file against Lambda's);
 - both files are written into a hidden folder of prices/ and renamed into place at once, so a
   snapshot appears whole or not at all, and an existing snapshot is never replaced;
 - a catalog whose GPU rows fell by more than half against the cloud's previous snapshot is not
@@ -133,9 +134,13 @@ def _write_gpu_rows(response, path: Path, cloud: str, url: str) -> Filtered:
         if missing:
             raise FetchError(f"{cloud}: {_shown(url)}:1 is not a SkyPilot catalog: no column(s) "
                              f"{', '.join(missing)} in its header ({','.join(header)[:120] or 'empty'})")
-        accelerator = header.index("AcceleratorName")
+        accelerator, instance_type = header.index("AcceleratorName"), header.index("InstanceType")
         dedup = [header.index(c) for c in DEDUP_COLUMNS if c in header] if cloud in LARGE_CLOUDS else []
+        # The catalogs list an instance type's rows together, so the rows seen are forgotten when the type
+        # changes: memory stays that of one instance type's rows, whatever the file's size. A type listed
+        # twice apart keeps a few repeated rows, which the reader folds as it folds zones.
         seen: set[tuple[str, ...]] = set()
+        current = None
         rows = kept = 0
         with path.open("w", encoding="utf-8", newline="") as out:
             writer = csv.writer(out, lineterminator="\n")
@@ -148,6 +153,9 @@ def _write_gpu_rows(response, path: Path, cloud: str, url: str) -> Filtered:
                 if not cells[accelerator].strip():
                     continue
                 if dedup:
+                    if cells[instance_type] != current:
+                        current = cells[instance_type]
+                        seen.clear()
                     key = tuple(cells[i] for i in dedup)
                     if key in seen:
                         continue
