@@ -5,6 +5,7 @@ real internet."""
 from __future__ import annotations
 
 import csv
+import shutil
 import threading
 from datetime import date, datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -227,3 +228,17 @@ def test_unknown_accelerators_of_a_fetched_catalog_are_one_warning_line(tmp_path
     unknown.clear().write_csv(report / "data" / cli.UNKNOWN_ACCELERATORS)
     cli.warn_unknown_accelerators(report)
     assert capsys.readouterr().err == ""
+
+
+def test_the_step_that_matches_offers_counts_the_unknown_accelerators_in_its_metadata(tmp_path, catalog_url):
+    from tests.pipeline_runner import make_dirs, run_pipeline
+
+    dirs = make_dirs(tmp_path)
+    for folder in (dirs.raw / "prices").glob("skypilot_*"):  # only the fetched catalogs: the counts are known
+        shutil.rmtree(folder)
+    fetch_catalogs(dirs.raw, ["lambda", "vast"], catalog_url, today=DAY)
+    result = run_pipeline(dirs, selection=["stg_accelerators", "stg_catalog_offers"])
+    assert result.success
+    meta = result.asset_materializations_for_node("stg_catalog_offers")[0].metadata
+    assert (meta["unknown_accelerator_count"].value, meta["unknown_accelerator_offers"].value) == (4, 4)
+    assert "- RTX5090: 1 offer(s) (vast)" in meta["unknown_accelerators"].value
