@@ -2,8 +2,8 @@
 
     python -m bench.catalog_fetch_bench [--repeats 3]
 
-Two catalogs are written from real rows (tests/data/skypilot: RunPod's and Lambda's layouts, one row
-repeated over generated instance types, regions and zones): RunPod-sized (about 2.1 MB, rows repeated
+Two catalogs are written from real rows (RunPod's and Lambda's v8 layouts, one row of each, as in
+tests/data/skypilot, repeated over generated instance types, regions and zones): RunPod-sized (about 2.1 MB, rows repeated
 per zone, so the large-file rule of one row per distinct price applies) and Lambda-sized (about 74 KB).
 Both are served by `python -m http.server` in a child process on 127.0.0.1 and fetched by
 pipelines/ingest/catalog_fetch.py in this process; the peak is the Python heap allocated during the
@@ -27,7 +27,13 @@ from pathlib import Path
 
 from bench.harness import Sample, row
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "skypilot"
+# A real row of each file (catalogs/v8/runpod/vms.csv@01acdfd4, catalogs/v8/lambda/vms.csv@0f407038)
+RUNPOD = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region,SpotPrice,Price,AvailabilityZone,GpuInfo",
+          "1x_A100-80GB_SECURE,A100-80GB,1.0,8.0,117.0,IN,1.39,1.39,AP-IN-1,\"{'Gpus': [{'Name': 'A100 PCIe', "
+          "'Manufacturer': 'Nvidia', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 80}}], 'TotalGpuMemoryInMiB': 80}\"")
+LAMBDA = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice",
+          "gpu_8x_v100,V100,8.0,92.0,448.0,6.32,us-east-1,\"{'Gpus': [{'Name': 'V100', 'Manufacturer': 'NVIDIA', "
+          "'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}\",")
 GPUS = ("A100-80GB", "H100-SXM", "H100-PCIe", "H200-SXM", "B200", "L40S", "RTX4090", "RTX5090", "A40", "L4",
         "RTXA6000", "MI300X")
 REGIONS = ("IN", "JP", "CA", "CZ", "DK", "FR", "NL", "RO", "SE", "IS", "NO", "AU", "SG", "US", "DE", "GB")
@@ -35,7 +41,7 @@ REGIONS = ("IN", "JP", "CA", "CZ", "DK", "FR", "NL", "RO", "SE", "IS", "NO", "AU
 
 def write_runpod(path: Path, target_bytes: int) -> int:
     """A RunPod-layout catalog of about target_bytes: each type in every region over several zones."""
-    header, template = DATA.joinpath("runpod_vms.csv").read_text().splitlines()[:2]
+    header, template = RUNPOD
     rows, size, n = [header], len(header), 0
     while size < target_bytes:
         gpu = GPUS[n % len(GPUS)]
@@ -55,8 +61,7 @@ def write_runpod(path: Path, target_bytes: int) -> int:
 
 def write_lambda(path: Path, target_bytes: int) -> int:
     """A Lambda-layout catalog of about target_bytes: each type in each region once."""
-    lines = DATA.joinpath("lambda_vms.csv").read_text().splitlines()
-    header, template = lines[0], lines[2]
+    header, template = LAMBDA
     rows, size, n = [header], len(header), 0
     while size < target_bytes:
         line = template.replace("gpu_8x_v100", f"gpu_{n // 17}x_type").replace("us-east-1", f"region-{n % 17}")
