@@ -25,6 +25,10 @@ help:
 	@echo 'settings (environment variables or make arguments): RAW_DIR, REPORTS_DIR, WAREHOUSE, DAGSTER_HOME,'
 	@echo '  MLPERF_DIR, ATLAS_ROUNDS_DIR, GCP_API_KEY, UI_HOST, UI_PORT, SOURCE_DATE_EPOCH, PYTHON (default python3.11),'
 	@echo '  FORCE=1 (make report builds even when up to date), TEST_WORKERS (make test; default cores + 1)'
+	@echo '  make prices: PRICE_SOURCES (default skypilot,aws,azure,gcp), SKYPILOT_CLOUDS (default every GPU cloud:'
+	@echo '  lambda,nebius,runpod,oci,cudo,vast,verda,hyperstack,hyperbolic,jarvislabs,lium,mithril,primeintellect,'
+	@echo '  seeweb,shadeform,spheron,yotta,daytona,aws,gcp), SKYPILOT_CATALOG_URL (default'
+	@echo '  https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8)'
 
 # ---- the virtual environment ----------------------------------------------------------------------
 # .venv is made by one interpreter for one set of pins: when either changes (another PYTHON, a new
@@ -72,8 +76,8 @@ report: venv ## build and publish the report of RAW_DIR (default: the bundled da
 atlas: venv ## the MLPerf atlas of MLPERF_DIR (remembered for the data set after a first run)
 	$(BIN)/python -m pipelines.cli atlas
 
-# Today's price lists into RAW_DIR/prices (needs the internet; GCP needs GCP_API_KEY).
-prices: venv ## download today's price lists into RAW_DIR/prices (needs the internet)
+# Today's prices into RAW_DIR/prices (needs the internet; GCP needs GCP_API_KEY; PRICE_SOURCES, SKYPILOT_CLOUDS choose).
+prices: venv ## download today's GPU cloud catalogs and price lists into RAW_DIR/prices (needs the internet)
 	$(BIN)/python -m pipelines.cli prices fetch
 
 # The UI runs until stopped: Ctrl-C, or SIGTERM/SIGINT/SIGHUP to make, stops everything it started.

@@ -50,7 +50,8 @@ def settings_help(names: list[str] | None = None) -> str:
     width = max(len(s.name) for s in chosen) + 2
     lines = ["settings (environment variables):"]
     for s in chosen:
-        texts = textwrap.wrap(s.meaning, WIDTH - width - 2) + textwrap.wrap(f"default: {s.default}", WIDTH - width - 2)
+        texts = textwrap.wrap(s.meaning, WIDTH - width - 2) + textwrap.wrap(  # a default URL stays whole
+            f"default: {s.default}", WIDTH - width - 2, break_long_words=False, break_on_hyphens=False)
         texts.append(f"now: {now[s.name]}")  # a path stays on one line, however long
         lines.append("  " + s.name.ljust(width) + texts[0])
         lines += [" " * (width + 2) + text for text in texts[1:]]
@@ -89,6 +90,7 @@ def run_report(force: bool = False) -> int:
         print(f"index:  {paths.reports_dir / 'index.html'}")
         print("up to date: the data set, the code and the day are those of the last make report; nothing rebuilt "
               "(--force builds anyway)")
+        warn_unknown_accelerators(published)
         return 0
     result = run_job("report_job")
     if not result.success:
@@ -101,7 +103,31 @@ def run_report(force: bool = False) -> int:
     print(f"index:  {reports / 'index.html'}")
     if "path" in meta:
         up_to_date.remember(paths, key, Path(meta["path"].value))
+        warn_unknown_accelerators(Path(meta["path"].value))
     return 0
+
+
+UNKNOWN_ACCELERATORS = "catalog_unknown_accelerators.csv"
+
+
+def warn_unknown_accelerators(report: Path) -> None:
+    """One line on stderr naming the catalogs' accelerators no alias knows (their offers are never priced),
+    from the published report's data/catalog_unknown_accelerators.csv; nothing when there is none."""
+    import csv
+
+    path = report / "data" / UNKNOWN_ACCELERATORS
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except OSError:
+        return  # no such export: every catalog accelerator is known
+    if not rows:
+        return
+    offers = sum(int(r["offers"]) for r in rows)
+    named = "; ".join(f"{r['accelerator']} ({r['providers']}: {r['offers']} offer{'s' if r['offers'] != '1' else ''})"
+                      for r in rows)
+    print(f"warning: {len(rows)} accelerator(s) of the GPU clouds' catalogs unknown to accelerator_aliases.csv, "
+          f"{offers} offer(s) never priced: {named} (listed in {path})", file=sys.stderr)
 
 
 # ---- atlas ---------------------------------------------------------------------------------------
@@ -159,16 +185,23 @@ def run_atlas(mlperf_dir: str | None) -> int:
 
 # ---- prices fetch --------------------------------------------------------------------------------
 def run_price_fetch(args: argparse.Namespace) -> int:
+    from pipelines.ingest.fetch_all import Choice
+    from pipelines.ingest.price_fetch import FetchError
+
+    try:  # an unknown name in PRICE_SOURCES or SKYPILOT_CLOUDS is refused before anything runs
+        Choice.from_env(args.sources, args.clouds, args.catalog_url)
+    except FetchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     config = {"aws_url": args.aws_url, "azure_url": args.azure_url, "gcp_url": args.gcp_url,
-              "aws_spot_advisor_url": args.aws_spot_advisor_url, "timeout_seconds": args.timeout}
+              "aws_spot_advisor_url": args.aws_spot_advisor_url, "timeout_seconds": args.timeout,
+              "price_sources": args.sources, "skypilot_clouds": args.clouds, "skypilot_catalog_url": args.catalog_url}
     chosen = {key: value for key, value in config.items() if value is not None}
     result = run_job("fetch_prices_job", run_config={"ops": {"fetched_price_files": {"config": chosen}}})
-    if not result.success:
+    meta = _fetch_metadata(result)
+    if not meta:  # failed before anything was fetched (offline, nothing reachable): one line
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
-    (event,) = [e for e in result.get_asset_materialization_events()
-                if e.asset_key.to_user_string() == "fetched_price_files"]
-    meta = event.materialization.metadata
     folder = Path(meta["folder"].value)
     for name in meta["saved"].value:
         print(f"saved:   {folder / name}")
@@ -176,7 +209,25 @@ def run_price_fetch(args: argparse.Namespace) -> int:
         print(f"kept:    {folder / name} (already there; a snapshot is never overwritten)")
     for line in meta["skipped"].value:
         print(f"skipped: {line}")
-    return 0
+    problems = [f"error: {line}" for line in meta["failed"].value] + [f"error: kept aside: {line}" for line in
+                                                                       meta["rejected"].value]
+    for line in problems:
+        print(line, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _fetch_metadata(result) -> dict:
+    """What fetched_price_files did: its materialization's metadata, or that of its failure (some sources
+    failed, the others' files stay); {} when it failed before fetching."""
+    for event in result.get_asset_materialization_events():
+        if event.asset_key.to_user_string() == "fetched_price_files":
+            return event.materialization.metadata
+    for event in result.all_events:
+        if event.event_type_value == "STEP_FAILURE":
+            failure = event.step_failure_data.user_failure_data
+            if failure is not None and "folder" in (failure.metadata or {}):
+                return failure.metadata
+    return {}
 
 
 # ---- ui ------------------------------------------------------------------------------------------
@@ -293,23 +344,40 @@ MLPERF_DIR holds the result repositories side by side, for example:
     atlas.add_argument("--mlperf-dir", metavar="DIR", default=None,
                        help="folder holding training_results_v0.7 ... v5.1 (default: $MLPERF_DIR)")
 
-    prices = _command(commands, "prices", "prices fetch: download today's AWS, Azure and GCP price lists into RAW_DIR/prices",
+    prices = _command(commands, "prices", "prices fetch: download today's GPU cloud catalogs and AWS, Azure and GCP price "
+                      "lists into RAW_DIR/prices",
                       "Price lists. `prices fetch` downloads today's snapshots; see `prices fetch --help`.", [])
     actions = prices.add_subparsers(dest="action", metavar="ACTION", title="actions", required=True)
     fetch = _command(actions, "fetch", "download today's price lists into RAW_DIR/prices",
                      """\
-Download today's price lists into RAW_DIR/prices, one snapshot file per provider, region and
-source, named <provider>-[<kind>-]<region>-<date> (the regions: REGIONS in
-pipelines/defs/prices/fetch.py, today AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price
-List bulk CSV (on-demand and reserved), the AWS savings plan offer and spot advisor, the Azure
-Retail Prices API pages and the GCP Cloud Billing Catalog SKUs (with GCP_API_KEY; without it GCP
-is skipped and says so; AWS spot history needs AWS credentials and is skipped, saying how to add
-it). Runs fetch_prices_job in this process, recorded in DAGSTER_HOME.
+Download today's prices into RAW_DIR/prices, each source on its own (PRICE_SOURCES):
+- skypilot: every GPU cloud's public catalog (SKYPILOT_CLOUDS), SKYPILOT_CATALOG_URL/<cloud>/vms.csv,
+  read line by line and kept to its GPU rows (for RunPod, AWS, GCP and Azure one row per distinct
+  instance type, region, price and spot price), into skypilot_<date>/<cloud>/vms.csv with a
+  SOURCE.md note (URL, commit and its date where the source gives them). A catalog whose GPU rows
+  fell by more than half against the cloud's previous snapshot is not used: it is kept aside in
+  RAW_DIR/prices/.rejected/ and named;
+- aws, azure, gcp: one snapshot file per provider, region and source, named
+  <provider>-[<kind>-]<region>-<date> (the regions: REGIONS in pipelines/defs/prices/fetch.py,
+  today AWS us-east-1, Azure eastus, GCP us-central1): the AWS Price List bulk CSV (on-demand and
+  reserved), the AWS savings plan offer and spot advisor, the Azure Retail Prices API pages and
+  the GCP Cloud Billing Catalog SKUs (with GCP_API_KEY; without it GCP is skipped and says so; AWS
+  spot history needs AWS credentials and is skipped, saying how to add it).
+Runs fetch_prices_job in this process, recorded in DAGSTER_HOME.
 
-An existing snapshot is never overwritten and a failed download leaves nothing behind. It
-needs the internet; offline it ends with one line and exit status 1. The next report (or the
-UI's sensor) reads the new files.""",
-                     ["RAW_DIR", "GCP_API_KEY", "DAGSTER_HOME"])
+An existing snapshot is never overwritten and a failed download leaves nothing behind. A source
+(or cloud) that fails is named in one line and the others are kept; the exit status is then 1. It
+needs the internet; with nothing reachable it ends with one line and exit status 1. The next report
+(or the UI's sensor) reads the new files.""",
+                     ["RAW_DIR", "PRICE_SOURCES", "SKYPILOT_CLOUDS", "SKYPILOT_CATALOG_URL", "GCP_API_KEY",
+                      "DAGSTER_HOME"])
+    fetch.add_argument("--sources", metavar="LIST", default=None,
+                       help="comma list of skypilot, aws, azure, gcp (default: $PRICE_SOURCES, else all)")
+    fetch.add_argument("--clouds", metavar="LIST", default=None,
+                       help="comma list of the catalog's clouds (default: $SKYPILOT_CLOUDS, else every GPU cloud)")
+    fetch.add_argument("--catalog-url", metavar="URL", default=None,
+                       help="the folder holding <cloud>/vms.csv (default: $SKYPILOT_CATALOG_URL, else SkyPilot's v8 "
+                            "catalog on GitHub)")
     fetch.add_argument("--timeout", metavar="SECONDS", type=float, default=None,
                        help="give up on a provider after this long without an answer (default: 120)")
     for provider, name in (("aws", "AWS Price List"), ("azure", "Azure Retail Prices"), ("gcp", "GCP Cloud Billing")):
@@ -327,7 +395,8 @@ and rebuilds, and the run queue; runs of the command line show there too.
 
 Ctrl-C, SIGTERM or SIGHUP to this process, or the end of the process that started it, stops
 everything it started. A busy port is refused rather than silently swapped.""",
-                  ["RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "GCP_API_KEY", "UI_HOST", "UI_PORT"])
+                  ["RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "PRICE_SOURCES", "SKYPILOT_CLOUDS",
+                   "SKYPILOT_CATALOG_URL", "GCP_API_KEY", "UI_HOST", "UI_PORT"])
     ui.add_argument("--host", default=os.environ.get("UI_HOST") or "127.0.0.1",
                     help="address to listen on (default: $UI_HOST, else 127.0.0.1: this machine only)")
     ui.add_argument("--port", type=int, default=int(os.environ.get("UI_PORT") or 3000),

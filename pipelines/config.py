@@ -56,6 +56,16 @@ SETTINGS = (
     Setting("ATLAS_ROUNDS_DIR", "atlas_rounds/ beside the warehouse",
             "where the atlas keeps each scored MLPerf round as Parquet: a folder, or an fsspec URL such as "
             "s3://bucket/atlas_rounds when rounds are scored on other machines"),
+    Setting("PRICE_SOURCES", "skypilot, aws, azure, gcp (all)",
+            "what prices fetch downloads, a comma list of: skypilot (the GPU clouds' public catalogs), aws, azure, gcp "
+            "(their own price lists)"),
+    Setting("SKYPILOT_CLOUDS", "every cloud of the catalog that sells GPUs: lambda, nebius, runpod, oci, cudo, vast, "
+            "verda, hyperstack, hyperbolic, jarvislabs, lium, mithril, primeintellect, seeweb, shadeform, spheron, yotta, "
+            "daytona, aws, gcp",
+            "the clouds whose catalog prices fetch downloads, a comma list (azure too, on request)"),
+    Setting("SKYPILOT_CATALOG_URL", "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8",
+            "the folder holding SkyPilot's <cloud>/vms.csv (a mirror, or a raw URL pinned to a commit, which the "
+            "snapshot's SOURCE.md then names)"),
     Setting("GCP_API_KEY", "not set, and GCP is skipped",
             "API key for Google's Cloud Billing Catalog (prices fetch); AWS and Azure need none"),
     Setting("UI_HOST", "127.0.0.1, this machine only", "address the Dagster UI listens on"),

@@ -121,7 +121,9 @@ def test_atlas_without_mlperf_dir_says_how_to_give_it(tmp_path):
 
 
 def fetch_env(tmp_path: Path, **extra: str) -> dict:
-    env = {**os.environ, "RAW_DIR": str(tmp_path / "raw"), "DAGSTER_HOME": str(tmp_path / "home"), **extra}
+    """The big three only (the catalogs' fetch has its own tests: tests/test_prices_fetch_catalogs.py)."""
+    env = {**os.environ, "RAW_DIR": str(tmp_path / "raw"), "DAGSTER_HOME": str(tmp_path / "home"),
+           "PRICE_SOURCES": "aws,azure,gcp", **extra}
     env.pop("GCP_API_KEY", None)
     return env | extra
 
@@ -134,8 +136,8 @@ def test_prices_fetch_saves_todays_snapshots_and_records_the_run(tmp_path, serve
     assert done.returncode == 0, done.stderr
     day = datetime.now(timezone.utc).date().isoformat()
     folder = tmp_path / "raw" / "prices"
-    names = [f"aws-us-east-1-{day}.csv", f"aws-savings-plans-us-east-1-{day}.csv", f"azure-eastus-{day}.json",
-             f"gcp-us-central1-{day}.json", f"aws-spot-advisor-{day}.json"]
+    names = [f"aws-us-east-1-{day}.csv", f"aws-savings-plans-us-east-1-{day}.csv", f"aws-spot-advisor-{day}.json",
+             f"azure-eastus-{day}.json", f"gcp-us-central1-{day}.json"]  # source by source
     skipped = f"skipped: {spot_history_message('us-east-1')}"  # spot history needs AWS credentials
     assert done.stdout.splitlines() == [f"saved:   {folder / name}" for name in names] + [skipped]
     assert sorted(p.name for p in folder.iterdir()) == sorted(names)
@@ -160,8 +162,8 @@ def test_prices_fetch_saves_todays_snapshots_and_records_the_run(tmp_path, serve
 
 @pytest.mark.slow
 def test_prices_fetch_offline_ends_with_one_line(tmp_path, closed_port):  # noqa: F811
-    done = run("-m", "pipelines.cli", "prices", "fetch", "--aws-url", closed_port, "--timeout", "5",
-               env=fetch_env(tmp_path))
+    done = run("-m", "pipelines.cli", "prices", "fetch", "--aws-url", closed_port, "--azure-url", closed_port,
+               "--gcp-url", closed_port, "--timeout", "5", env=fetch_env(tmp_path))
     assert done.returncode == 1 and not done.stdout
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("error: fetching today's price lists failed: ") and "aws us-east-1" in done.stderr

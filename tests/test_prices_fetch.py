@@ -211,7 +211,8 @@ def test_a_next_link_to_another_host_is_refused(tmp_path, server):
 def _run_config(endpoints: Endpoints) -> dict:
     return {"ops": {"fetched_price_files": {"config": {
         "aws_url": endpoints.aws, "azure_url": endpoints.azure, "gcp_url": endpoints.gcp,
-        "aws_spot_advisor_url": endpoints.aws_spot_advisor, "timeout_seconds": 10}}}}
+        "aws_spot_advisor_url": endpoints.aws_spot_advisor, "timeout_seconds": 10,
+        "price_sources": "aws,azure,gcp"}}}}  # the catalogs' fetch: tests/test_prices_fetch_catalogs.py
 
 
 def test_asset_fetches_when_materialized_alone(tmp_path, server, monkeypatch):

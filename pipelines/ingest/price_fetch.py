@@ -59,6 +59,10 @@ class FetchError(RuntimeError):
     """A download failed; the message is one line saying what and why."""
 
 
+class Offline(FetchError):
+    """The host could not be reached at all (connection refused, DNS failure, timeout)."""
+
+
 @dataclass(frozen=True)
 class Endpoints:
     """Base URLs of the three price APIs; tests point them at a local server."""
@@ -74,11 +78,19 @@ class FetchReport:
     saved: list[Path] = field(default_factory=list)
     existing: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # one line per source that failed (fetch_all.py)
+    rejected: list[str] = field(default_factory=list)  # one line per catalog kept aside (catalog_fetch.py)
 
     @property
     def messages(self) -> list[str]:
-        return ([f"saved {p.name}" for p in self.saved]
-                + [f"kept existing snapshot {p.name}" for p in self.existing] + self.skipped)
+        return ([f"saved {_label(p)}" for p in self.saved]
+                + [f"kept existing snapshot {_label(p)}" for p in self.existing] + self.skipped
+                + [f"failed: {line}" for line in self.failed] + [f"kept aside: {line}" for line in self.rejected])
+
+
+def _label(path: Path) -> str:
+    """A snapshot's name; a catalog's with its folders (skypilot_<date>/<cloud>/vms.csv)."""
+    return "/".join(path.parts[-3:]) if path.name == "vms.csv" else path.name
 
 
 def snapshot_name(provider: str, region: str, day: date, kind: str = "") -> str:
@@ -168,9 +180,9 @@ def _open(url: str, what: str, timeout: float, headers: dict[str, str] | None = 
     except urllib.error.HTTPError as exc:
         raise FetchError(f"{what}: HTTP {exc.code} {exc.reason} from {_shown(url)}") from None
     except urllib.error.URLError as exc:
-        raise FetchError(f"{what}: offline? cannot reach {_host(url)} ({_reason(exc.reason)})") from None
+        raise Offline(f"{what}: offline? cannot reach {_host(url)} ({_reason(exc.reason)})") from None
     except (socket.timeout, TimeoutError, ConnectionError) as exc:
-        raise FetchError(f"{what}: offline? cannot reach {_host(url)} ({_reason(exc)})") from None
+        raise Offline(f"{what}: offline? cannot reach {_host(url)} ({_reason(exc)})") from None
 
 
 def _read_json(url: str, what: str, timeout: float, headers: dict[str, str] | None = None) -> dict:

@@ -125,6 +125,9 @@ def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSett
     result.metadata["unknown_accelerators"] = dg.MetadataValue.md(
         "\n".join(f"- {r['accelerator']}: {r['offers']} offer(s) ({r['providers']})" for r in unknown.iter_rows(named=True))
         or "none")
+    # the same as numbers, so the UI can chart them and a run's metadata says at a glance what was dropped
+    result.metadata["unknown_accelerator_count"] = dg.MetadataValue.int(unknown.height)
+    result.metadata["unknown_accelerator_offers"] = dg.MetadataValue.int(int(unknown["offers"].sum()) if unknown.height else 0)
     return result
 
 
