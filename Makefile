@@ -27,7 +27,7 @@ help:
 	@echo '  FORCE=1 (make report builds even when up to date), TEST_WORKERS (make test; default cores + 1)'
 	@echo '  make prices: PRICE_SOURCES (default skypilot,aws,azure,gcp), SKYPILOT_CLOUDS (default every GPU cloud:'
 	@echo '  lambda,nebius,runpod,oci,cudo,vast,verda,hyperstack,hyperbolic,jarvislabs,lium,mithril,primeintellect,'
-	@echo '  seeweb,shadeform,spheron,yotta,daytona,aws,gcp), SKYPILOT_CATALOG_URL (default'
+	@echo '  seeweb,shadeform,spheron,yotta,daytona; aws,gcp,azure on request), SKYPILOT_CATALOG_URL (default'
 	@echo '  https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8)'
 
 # ---- the virtual environment ----------------------------------------------------------------------

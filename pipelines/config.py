@@ -61,8 +61,9 @@ SETTINGS = (
             "(their own price lists)"),
     Setting("SKYPILOT_CLOUDS", "every cloud of the catalog that sells GPUs: lambda, nebius, runpod, oci, cudo, vast, "
             "verda, hyperstack, hyperbolic, jarvislabs, lium, mithril, primeintellect, seeweb, shadeform, spheron, yotta, "
-            "daytona, aws, gcp",
-            "the clouds whose catalog prices fetch downloads, a comma list (azure too, on request)"),
+            "daytona",
+            "the clouds whose catalog prices fetch downloads, a comma list (aws, gcp and azure too, on request: their "
+            "own price lists price them by default)"),
     Setting("SKYPILOT_CATALOG_URL", "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8",
             "the folder holding SkyPilot's <cloud>/vms.csv (a mirror, or a raw URL pinned to a commit, which the "
             "snapshot's SOURCE.md then names)"),

@@ -35,9 +35,11 @@ CATALOG_URL = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/m
 # Every cloud of SkyPilot's catalogs/v8 that sells GPUs (checked against the repository, 2026-12).
 GPU_CLOUDS = ("lambda", "nebius", "runpod", "oci", "cudo", "vast", "verda", "hyperstack", "hyperbolic",
               "jarvislabs", "lium", "mithril", "primeintellect", "seeweb", "shadeform", "spheron", "yotta",
-              "daytona", "aws", "gcp")
-# Known but not fetched by default: Azure's file is large, and Azure is priced from its own price list.
-KNOWN_CLOUDS = (*GPU_CLOUDS, "azure")
+              "daytona")
+# Known but not fetched by default: AWS, GCP and Azure are priced from their own price lists, which the same
+# `make prices` fetches that day (a second price of one instance on one date from another file is refused), and
+# Azure's catalog file is large. SKYPILOT_CLOUDS=aws,gcp fetches them where PRICE_SOURCES leaves their own out.
+KNOWN_CLOUDS = (*GPU_CLOUDS, "aws", "gcp", "azure")
 # Files of megabytes whose rows repeat per availability zone: kept one row per distinct price.
 LARGE_CLOUDS = {"runpod", "aws", "gcp", "azure"}
 DEDUP_COLUMNS = ("InstanceType", "Region", "Price", "SpotPrice")
