@@ -155,6 +155,8 @@ RESULT_COLUMNS = {
     "time_to_train_minutes": pl.Float64, "runs": pl.Int64, "dropped_runs": pl.Int64,
     "samples_per_second": pl.Float64, "global_batch_size": pl.Int64, "samples_to_converge": pl.Float64,
     "origin": pl.Utf8, "file": pl.Utf8, "line": pl.Utf8,
+    # the system as the summarizer's CSV names it (null from a tree: its systems JSON in stg_systems says it)
+    "division": pl.Utf8, "accelerator_model_name": pl.Utf8, "accelerators_count": pl.Int64,
 }
 
 
@@ -166,6 +168,7 @@ def summary_results(files: list[Path]) -> pl.DataFrame:
             pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
             pl.lit(None, pl.Float64).alias("samples_per_second"), "global_batch_size", "samples_to_converge",
             pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
+            "division", "accelerator_model_name", "accelerators_count",
         )
         for f in files
     ]

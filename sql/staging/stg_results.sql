@@ -15,6 +15,9 @@ select
     samples_to_converge::double      as samples_to_converge,  -- training samples to reach the target
     origin::varchar                  as origin,
     file::varchar                    as file,
-    line::varchar                    as line
+    line::varchar                    as line,
+    division::varchar                as division,                -- closed or open
+    accelerator_model_name::varchar  as accelerator_model_name,  -- as the summarizer's CSV names it; null from a
+    accelerators_count::integer      as accelerators_count       -- tree (its systems JSON in stg_systems says it)
 from results_in
 order by system, benchmark, round;

@@ -198,7 +198,8 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
             "select round, submitter, system, benchmark, time_to_train_minutes, runs::bigint as runs, "
             "dropped_runs::bigint as dropped_runs, samples_per_second, global_batch_size, samples_to_converge, "
             "'MLPerf result tree' as origin, "
-            "tree as file, null::varchar as line from stg_mlperf_scores where time_to_train_minutes is not null"
+            "tree as file, null::varchar as line, division, null::varchar as accelerator_model_name, "
+            "null::bigint as accelerators_count from stg_mlperf_scores where time_to_train_minutes is not null"
         ))
     keys = ["round", "system", "benchmark"]
     frame = pl.concat([from_trees.select(list(RESULT_COLUMNS)).cast(RESULT_COLUMNS),
