@@ -114,3 +114,20 @@ def rose_fell(change_pct: float | None) -> str:
     if abs(change_pct) < 0.05:
         return "did not change"
     return f"{'fell' if change_pct < 0 else 'rose'} {abs(change_pct):.1f}%"
+
+
+def wall_clock(hours: float | None) -> str:
+    """A training run's wall-clock time: hours below two days, else days ("18.0 h", "6.4 days")."""
+    if _missing(hours):
+        return "–"
+    return f"{hours:,.1f} h" if hours < 48 else f"{hours / 24:,.1f} days"
+
+
+def gpu_hours(value: float | None) -> str:
+    """Accelerator-hours with three significant figures: 950, 12.3 k, 1.46 M."""
+    if _missing(value):
+        return "–"
+    for scale, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"

@@ -34,7 +34,7 @@ def model_calibration(published: pl.DataFrame, throughput: pl.DataFrame) -> pl.D
         note = r["note"]
         if found is None:
             note = "; ".join(filter(None, [f"not estimated: {r['accelerator_model']} has no closed-division MLPerf "
-                                           "LLM pretraining result (MLPerf's GPT-3 starts in v3.0 with H100)", note]))
+                                           "LLM pretraining result", note]))
         rows.append({
             "run": r["run"], "accelerator_model": r["accelerator_model"], "parameters": r["parameters"],
             "tokens": r["tokens"], "published_gpu_hours": r["published_gpu_hours"],

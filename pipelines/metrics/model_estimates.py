@@ -29,7 +29,7 @@ ESTIMATE_COLUMNS = {
     "instance_accelerators": pl.Int64, "instances": pl.Int64, "accelerators": pl.Int64, "pricing_option": pl.Utf8,
     "usd_per_hour": pl.Float64, "basis_benchmark": pl.Utf8, "basis_results": pl.Utf8, "gpu_hours_low": pl.Float64,
     "gpu_hours": pl.Float64, "gpu_hours_high": pl.Float64, "hours": pl.Float64, "cost_usd_low": pl.Float64,
-    "cost_usd": pl.Float64, "cost_usd_high": pl.Float64, "basis_accelerators": pl.Int64, "meets_deadline": pl.Boolean,
+    "cost_usd": pl.Float64, "cost_usd_high": pl.Float64, "basis_accelerators": pl.Int64, "meets_deadline": pl.Boolean, "offer_kind": pl.Utf8,
 }
 NOT_PRICED_COLUMNS = {"model": pl.Utf8, "accelerator_model": pl.Utf8, "offers": pl.Int64, "reason": pl.Utf8}
 
@@ -110,6 +110,7 @@ def model_estimates(model: DescribedModel, throughput: pl.DataFrame, offers: pl.
             "cost_usd": found.gpu_hours / k * o["usd_per_hour"],
             "cost_usd_high": found.gpu_hours_high / k * o["usd_per_hour"],
             "basis_accelerators": found.accelerators, "meets_deadline": in_time if model.deadline_days else None,
+            "offer_kind": o.get("offer_kind"),
         })
     return pl.DataFrame(out, schema=ESTIMATE_COLUMNS).sort("cost_usd", "provider", "region", "instance_type",
                                                          "pricing_option")
