@@ -91,3 +91,9 @@ def model_flops(model: DescribedModel, with_attention: bool) -> float:
         return training_flops(model.parameters, model.tokens, model.kind, model.sequence_length, model.layers,
                               model.hidden_size)
     return training_flops(model.parameters, model.tokens, model.kind)
+
+
+def described_models(rows: list[dict]) -> list[DescribedModel]:
+    """stg_models' rows (report.toml [models]) as DescribedModel: the marts and the report read the same table."""
+    fields = DescribedModel.__dataclass_fields__
+    return [DescribedModel(**{k: v for k, v in r.items() if k in fields}) for r in rows]

@@ -13,7 +13,7 @@ from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, 
 from pipelines.defs.report.marts import report_settings
 from pipelines.defs.report.staging import _public_facts, _relative, _report_config
 from pipelines.defs.resources import PipelineSettings
-from pipelines.domain.llm import DescribedModel
+from pipelines.domain.llm import DescribedModel, described_models
 from pipelines.ingest.accelerators import catalog_rows, normalize
 from pipelines.ingest.published_runs import read_published_runs
 from pipelines.metrics.llm_throughput import llm_throughput as compute_throughput
@@ -33,11 +33,6 @@ MODEL_COLUMNS = {
 
 def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
-
-
-def described_models(frame: pl.DataFrame) -> list[DescribedModel]:
-    """stg_models' rows as the domain's DescribedModel (the report and `estimate` read the same table)."""
-    return [DescribedModel(**r) for r in frame.select(list(MODEL_COLUMNS)).iter_rows(named=True)]
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
@@ -101,7 +96,7 @@ def priced_offers(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 def _models_and_inputs(conn: duckdb.DuckDBPyConnection) -> tuple[list[DescribedModel], pl.DataFrame, pl.DataFrame]:
-    return (described_models(read_table(conn, "stg_models")), read_table(conn, "llm_throughput"),
+    return (described_models(read_table(conn, "stg_models").to_dicts()), read_table(conn, "llm_throughput"),
             read_table(conn, "priced_offers"))
 
 
