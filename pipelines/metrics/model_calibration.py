@@ -43,7 +43,7 @@ def model_calibration(published: pl.DataFrame, throughput: pl.DataFrame) -> pl.D
             "ratio": found.gpu_hours / r["published_gpu_hours"] if found else None,
             "estimated_gpu_hours_low": found.gpu_hours_low if found else None,
             "estimated_gpu_hours_high": found.gpu_hours_high if found else None,
-            "accelerators": accelerators, "basis_benchmark": found.benchmark if found else None,
+            "accelerators": accelerators if found else r["accelerators"], "basis_benchmark": found.benchmark if found else None,
             "basis_results": "; ".join(found.results) if found else None, "note": note,
         })
     return pl.DataFrame(rows, schema=CALIBRATION_COLUMNS)
