@@ -68,11 +68,11 @@ clean-venv: ## remove .venv (the next target makes it again)
 report: venv ## build and publish the report of RAW_DIR (default: the bundled data; FORCE=1 even if unchanged)
 	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
 
-# Your model's cost from the built warehouse: make estimate PARAMETERS=8e9 TOKENS=15e12 SEQUENCE_LENGTH=8192 [ACCELERATORS=N] [DEADLINE_DAYS=D] [FORMAT=csv]
+# Your model's cost from the built warehouse: make estimate PARAMETERS=8e9 TOKENS=15e12 SEQUENCE_LENGTH=8192 [ACCELERATORS=N] [DEADLINE_DAYS=D] [KIND=lora] [FORMAT=csv]
 estimate: venv ## a described model's ten cheapest offers (PARAMETERS, TOKENS, SEQUENCE_LENGTH; after make report)
 	$(BIN)/python -m pipelines.cli estimate --parameters $(or $(PARAMETERS),8e9) --tokens $(or $(TOKENS),15e12) \
 		--sequence-length $(or $(SEQUENCE_LENGTH),8192) $(if $(ACCELERATORS),--accelerators $(ACCELERATORS)) \
-		$(if $(DEADLINE_DAYS),--deadline-days $(DEADLINE_DAYS)) $(if $(FORMAT),--format $(FORMAT))
+		$(if $(DEADLINE_DAYS),--deadline-days $(DEADLINE_DAYS)) $(if $(KIND),--kind $(KIND)) $(if $(FORMAT),--format $(FORMAT))
 
 # The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>
 atlas: venv ## the MLPerf atlas of MLPERF_DIR (remembered for the data set after a first run)
