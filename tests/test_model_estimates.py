@@ -154,8 +154,8 @@ def test_accelerators_without_an_llm_result_are_listed_with_the_reason(throughpu
     assert gaps["reason"][0] == "no closed-division MLPerf LLM result on this accelerator"
 
 
-def test_calibration_ratio_is_estimated_over_published(throughput):
-    published = pl.DataFrame([
+def published_runs() -> pl.DataFrame:
+    return pl.DataFrame([
         {"run": "405B", "accelerator_model": "H100-SXM-80GB", "parameters": 405e9, "tokens": 276480.0 * 8192 * 10,
          "sequence_length": 8192, "layers": None, "hidden_size": None, "accelerators": 512,
          "published_gpu_hours": 10_000.0, "published_source": "a paper", "note": None},
@@ -163,6 +163,10 @@ def test_calibration_ratio_is_estimated_over_published(throughput):
          "sequence_length": 4096, "layers": None, "hidden_size": None, "accelerators": None,
          "published_gpu_hours": 184_320.0, "published_source": "Llama 2 paper", "note": None},
     ], schema_overrides={"layers": pl.Int64, "hidden_size": pl.Int64, "accelerators": pl.Int64, "note": pl.Utf8})
+
+
+def test_calibration_ratio_is_estimated_over_published(throughput):
+    published = published_runs()
     out = model_calibration(published, throughput)
     estimated = 10 * (269.121 + 250.0) / 2 / 60 * 512  # ten times the benchmark's tokens
     assert out["estimated_gpu_hours"][0] == pytest.approx(estimated)
@@ -220,3 +224,22 @@ def test_estimate_reads_the_marts_the_report_reads(tmp_path, throughput, offers)
     assert "basis (gpt3)" in render(out, "table")
     with pytest.raises(InputError, match="--tokens"):
         described(8e9, -1, 8192)
+
+
+def test_the_chapter_names_each_model_and_its_cheapest_list_offer(throughput, offers):
+    from pipelines.publish.model_chapter import front, model_chapter
+    from pipelines.publish.numbering import Numbering
+
+    m = model(name="big", title="A 405B model", accelerators=512)
+    estimates = model_estimates(m, throughput, offers)
+    chapter = model_chapter(9, [m], estimates, not_priced(m, throughput, offers), throughput,
+                            model_calibration(published_runs(), throughput), Numbering())
+    (section,) = chapter.models
+    assert (section.heading.number, section.heading.title) == ("9.1", "A 405B model")
+    # lambda: 2,214.9 accelerator-hours / 8 x $24 = $6,645, the cheapest of the three H100 offers
+    assert section.cheapest.startswith("64 × lambda gpu_8x_h100 (us-east-1, on_demand): $6,645")
+    assert len(section.table.rows) == 3 and section.figure is not None
+    ratio = 10 * (269.121 + 250.0) / 2 / 60 * 512 / 10_000  # 2.21 (the calibration test's run)
+    assert chapter.calibration_range == f"{ratio:.2f}–{ratio:.2f} (1 runs)"
+    assert len(chapter.calibration.rows) == 2
+    assert front([(1, 5), (2, 4), (3, 4), (2, 6), (4, 1)]) == {(1, 5), (2, 4), (4, 1)}

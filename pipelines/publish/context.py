@@ -109,7 +109,7 @@ def build_context(
     if models and models["stg_models"].height:
         model_chap = model_chapter(len(sections) + 3, described_models(models["stg_models"].to_dicts()),
                                    models["model_estimates"], models["model_not_priced"], models["llm_throughput"],
-                                   models["model_calibration"], numbering)
+                                   models["model_calibration"], numbering, chart_cache)
     paying, sections = paying_appendix("A", sections, sources, numbering)
     methodology = Heading("B", "Methodology", "methodology", kind="appendix")
     sources_list = sources_table(numbering.table(), numbering.sources())

@@ -10,8 +10,11 @@ import polars as pl
 
 from pipelines.domain import units as fmt
 from pipelines.domain.llm import LLM_BENCHMARKS, model_flops, DescribedModel
+from pipelines.publish import charts
+from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
-from pipelines.publish.records import Cell, Column, Heading, Row, Table
+from pipelines.publish.palette import Palette
+from pipelines.publish.records import Cell, Column, Figure, Heading, Row, Table, chart_id
 
 SHOWN_OFFERS = 12  # offers in a model's table; data/model_estimates.csv has every one
 BUYABLE = "list"  # the offer kind the headline takes (marketplace prices are a market's, flagged as such)
@@ -29,6 +32,7 @@ class ModelSection:
     deadline: str  # what the deadline chose ("" without one)
     table: Table
     not_priced: str
+    figure: Figure | None = None  # cost against wall-clock time, one point per offer and pricing option
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,37 @@ def _facts(m: DescribedModel) -> str:
             f"{flops:.3g} model FLOPs; priced on {cluster}{precision}.")
 
 
+def front(points: list[tuple[float, float]]) -> set[tuple[float, float]]:
+    """The (hours, cost) points no other point beats on both: faster and cheaper, or as fast and cheaper."""
+    best, out = float("inf"), set()
+    for hours, cost in sorted(set(points)):
+        if cost < best:
+            out.add((hours, cost))
+            best = cost
+    return out
+
+
+def cost_time_figure(number: int, title: str, rows: pl.DataFrame, cache: ChartCache) -> Figure | None:
+    """Cost against wall-clock time of every offer of one model, coloured by accelerator model, the Pareto
+    front ringed: the price of finishing sooner."""
+    if rows.is_empty():
+        return None
+    palette = Palette(sorted(set(rows["accelerator_model"])))
+    ringed = front(list(zip(rows["hours"], rows["cost_usd"])))
+    points = [charts.Point("", r["hours"] * 60, r["cost_usd"], (r["hours"], r["cost_usd"]) in ringed,
+                           palette[r["accelerator_model"]],
+                           tip=f"{r['provider']} {r['instance_type']} ({r['region']}, {r['pricing_option']}): "
+                               f"{fmt.usd(r['cost_usd'], 0)} in {fmt.wall_clock(r['hours'])}",
+                           key=r["accelerator_model"]) for r in rows.iter_rows(named=True)]
+    alt = (f"{title}: cost against wall-clock time of {rows.height} offers; the cheapest "
+           f"{fmt.usd(rows['cost_usd'].min(), 0)}, the fastest {fmt.wall_clock(rows['hours'].min())}")
+    caption = (f"{title}: cost to train against wall-clock time (in minutes) of every offer and pricing option, "
+               "coloured by accelerator; the offers no other beats on both are ringed")
+    return Figure(number, cache.svg(charts.pareto_chart, points, chart_id(number), alt), alt, caption)
+
+
 def model_section(number: str, m: DescribedModel, estimates: pl.DataFrame, not_priced: pl.DataFrame,
-                  numbering: Numbering) -> ModelSection:
+                  numbering: Numbering, cache: ChartCache = NO_CACHE) -> ModelSection:
     rows = estimates.filter(pl.col("model") == m.name).sort("cost_usd", "provider", "region", "instance_type",
                                                              "pricing_option")
     listed = rows.filter(pl.col("offer_kind").fill_null(BUYABLE) == BUYABLE)
@@ -106,10 +139,12 @@ def model_section(number: str, m: DescribedModel, estimates: pl.DataFrame, not_p
     gaps = not_priced.filter(pl.col("model") == m.name)
     gap_text = "; ".join(f"{r['accelerator_model']} ({r['offers']} offer{'s' if r['offers'] > 1 else ''})"
                          for r in gaps.iter_rows(named=True))
+    table = _offers_table(numbering.table(), m.title, rows)
     return ModelSection(
         Heading(number, m.title, f"model-{m.name.replace('_', '-')}"), m.title, m.description, _facts(m),
-        cheapest, cheapest_any, fastest, deadline, _offers_table(numbering.table(), m.title, rows),
-        f"Not priced, having no closed-division MLPerf {m.kind} LLM result: {gap_text}." if gap_text else "")
+        cheapest, cheapest_any, fastest, deadline, table,
+        f"Not priced, having no closed-division MLPerf {m.kind} LLM result: {gap_text}." if gap_text else "",
+        cost_time_figure(numbering.figure(), m.title, rows, cache) if rows.height else None)
 
 
 THROUGHPUT_COLUMNS = (Column("Benchmark", header=True), Column("Accelerator"), Column("Results", numeric=True),
@@ -153,11 +188,12 @@ def calibration_table(number: int, calibration: pl.DataFrame) -> Table:
 
 
 def model_chapter(number: int, models: list[DescribedModel], estimates: pl.DataFrame, not_priced: pl.DataFrame,
-                  throughput: pl.DataFrame, calibration: pl.DataFrame, numbering: Numbering) -> ModelChapter | None:
+                  throughput: pl.DataFrame, calibration: pl.DataFrame, numbering: Numbering,
+                  cache: ChartCache = NO_CACHE) -> ModelChapter | None:
     """The chapter, or None when report.toml describes no model."""
     if not models:
         return None
-    sections = tuple(model_section(f"{number}.{i}", m, estimates, not_priced, numbering)
+    sections = tuple(model_section(f"{number}.{i}", m, estimates, not_priced, numbering, cache)
                      for i, m in enumerate(models, start=1))
     method = Heading(f"{number}.{len(sections) + 1}", "How a model is estimated", "model-method")
     ratios = calibration["ratio"].drop_nulls()
