@@ -47,7 +47,7 @@ def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "stg_models")
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_report_config"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_published_runs"], pool=POOL,
           description="Public training runs with published accelerator-hours and their sources "
                       "(published_runs.csv; the project's when the data set has none): the calibration's runs.")
 @input_errors_as_failures
