@@ -7,11 +7,11 @@ BIN := $(VENV)/bin
 UI_HOST ?= 127.0.0.1
 UI_PORT ?= 3000
 
-.PHONY: help venv venv-test setup system-deps report atlas prices ui test bench clean clean-venv FORCE
+.PHONY: help venv venv-test setup system-deps report estimate atlas prices ui test bench clean clean-venv FORCE
 .DEFAULT_GOAL := help
 
 # A target make does not know: the one probably meant (`make reprot`), not "No rule to make target".
-TARGETS := help report atlas prices ui clean test bench venv venv-test clean-venv system-deps
+TARGETS := help report estimate atlas prices ui clean test bench venv venv-test clean-venv system-deps
 .DEFAULT:
 	$(error no target '$@'$(shell $(PYTHON) -c 'import difflib, sys; m = difflib.get_close_matches(sys.argv[1], sys.argv[2:], 1, 0.6); print(f"; did you mean {m[0]!r}?" if m else "")' '$@' $(TARGETS) 2>/dev/null) (make help lists the targets))
 
@@ -71,6 +71,12 @@ clean-venv: ## remove .venv (the next target makes it again)
 # FORCE=1 builds even when nothing changed since the last make report (pipelines/up_to_date.py)
 report: venv ## build and publish the report of RAW_DIR (default: the bundled data; FORCE=1 even if unchanged)
 	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
+
+# Your model's cost from the built warehouse: make estimate PARAMETERS=8e9 TOKENS=15e12 SEQUENCE_LENGTH=8192 [ACCELERATORS=N] [DEADLINE_DAYS=D] [KIND=lora] [FORMAT=csv]
+estimate: venv ## a described model's ten cheapest offers (PARAMETERS, TOKENS, SEQUENCE_LENGTH; after make report)
+	$(BIN)/python -m pipelines.cli estimate --parameters $(or $(PARAMETERS),8e9) --tokens $(or $(TOKENS),15e12) \
+		--sequence-length $(or $(SEQUENCE_LENGTH),8192) $(if $(ACCELERATORS),--accelerators $(ACCELERATORS)) \
+		$(if $(DEADLINE_DAYS),--deadline-days $(DEADLINE_DAYS)) $(if $(KIND),--kind $(KIND)) $(if $(FORMAT),--format $(FORMAT))
 
 # The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>
 atlas: venv ## the MLPerf atlas of MLPERF_DIR (remembered for the data set after a first run)

@@ -38,6 +38,7 @@ examples:
   python -m pipelines.cli atlas --mlperf-dir ~/mlperf    # the MLPerf atlas: REPORTS_DIR/atlas/<price date>/
   GCP_API_KEY=... python -m pipelines.cli prices fetch   # today's price lists into RAW_DIR/prices/
   python -m pipelines.cli ui                             # the Dagster UI on http://127.0.0.1:3000
+  python -m pipelines.cli estimate --parameters 8e9 --tokens 15e12 --sequence-length 8192   # your model's cost
 
 `make report`, `make atlas MLPERF_DIR=...`, `make prices` and `make ui` run these commands in .venv
 (`make` sets it up first); `python -m pipelines.cli COMMAND --help` says more about a command."""
@@ -231,6 +232,20 @@ def _fetch_metadata(result) -> dict:
 
 
 # ---- ui ------------------------------------------------------------------------------------------
+def run_estimate(args: argparse.Namespace) -> int:
+    from pipelines.domain.errors import InputError
+    from pipelines.estimate import described, estimate_offers, render
+
+    try:
+        model = described(args.parameters, args.tokens, args.sequence_length, args.accelerators, args.deadline_days,
+                          args.kind, args.layers, args.hidden_size)
+        sys.stdout.write(render(estimate_offers(Paths.from_env().warehouse, model), args.format))
+    except InputError as error:
+        print(f"error: bad input: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def run_ui(args: argparse.Namespace) -> int:
     from pipelines.ui import serve
 
@@ -386,6 +401,25 @@ needs the internet; with nothing reachable it ends with one line and exit status
     fetch.add_argument("--aws-spot-advisor-url", metavar="URL", default=None,
                        help="URL of the AWS spot advisor JSON, for a mirror or proxy (default: AWS's)")
 
+    estimate = _command(commands, "estimate", "a described model's ten cheapest offers, from the built warehouse",
+                        """\
+Price a model described by its size and tokens on every offer whose accelerator has an MLPerf LLM
+result, from the achieved model FLOP/s those results measured per accelerator (the report's chapter
+"Your model's cost", with the same marts and the same function): prints the ten cheapest offers
+with their pricing option, GPU-hours (median, least-greatest of the basis results), wall-clock time
+and cost, and the basis results. Reads the WAREHOUSE that `report` built (read-only).""",
+                        ["RAW_DIR", "WAREHOUSE"])
+    estimate.add_argument("--parameters", type=float, required=True, help="parameters (active ones for a mixture of experts)")
+    estimate.add_argument("--tokens", type=float, required=True, help="training tokens")
+    estimate.add_argument("--sequence-length", type=int, required=True, help="tokens per sequence")
+    estimate.add_argument("--accelerators", type=int, default=None, help="cluster size to price (default: 1024)")
+    estimate.add_argument("--deadline-days", type=float, default=None,
+                          help="the smallest cluster (of at most --accelerators) that finishes within this many days")
+    estimate.add_argument("--kind", default="pretrain", help="pretrain (default) or lora")
+    estimate.add_argument("--layers", type=int, default=None, help="with --hidden-size: adds the attention FLOPs")
+    estimate.add_argument("--hidden-size", type=int, default=None, help="with --layers: adds the attention FLOPs")
+    estimate.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output (default: table)")
+
     ui = _command(commands, "ui", "start the Dagster UI and daemon for the data set; Ctrl-C stops everything",
                   """\
 Start the Dagster UI and its daemon for the data set (`dg dev`: webserver, daemon and code
@@ -423,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_price_fetch(args)
     if args.command == "ui":
         return run_ui(args)
+    if args.command == "estimate":
+        return run_estimate(args)
     return run_clean()
 
 

@@ -105,6 +105,7 @@ def test_a_run_that_did_not_converge_counts_as_the_tools_1e9(tmp_path):
     ("v5.0", "retinanet", 4.0, 4 * 1_170_301),  # epochs x the OpenImages subset
     ("v5.0", "llama2_70b_lora", 3072.0, 3072.0),  # samples already
     ("v4.0", "unet3d", 1000.0, None),  # unit not known
+    ("v4.1", "gpt3", 1_207_959_552.0, 589_824.0),  # tokens: 288 steps x GBS 2048 sequences of 2048 tokens
     ("v1.0", "bert", 300.0, None),  # below one global batch (448): not samples
 ])
 def test_training_samples(round_, benchmark, value, expected):

@@ -46,6 +46,39 @@ MEASURED = "measured"
 ESTIMATE = "estimate (board power)"
 
 COLUMNS: dict[str, Column] = {
+    # your model's cost (issue 45)
+    "model": Column("the described model's name in report.toml ([models.<name>])"),
+    "run": Column("a published training run (published_runs.csv)"),
+    "parameters": Column("parameters of the model (the active ones of a mixture of experts)"),
+    "tokens": Column("training tokens"),
+    "sequence_length": Column("tokens per training sequence"),
+    "hidden_size": Column("hidden size of the transformer (with layers: the attention FLOPs)"),
+    "benchmark_parameters": Column("parameters of the MLPerf benchmark's model (GPT-3 175B, Llama 3.1 405B, ...)"),
+    "model_flops": Column("model FLOPs of the run: 6·N·tokens (LoRA 4·N·tokens)"),
+    "model_flops_with_attention": Column("model FLOPs with the attention term, 12·L·H·S per token (LoRA 8·L·H·S)"),
+    "flops_per_accelerator_s": Column("achieved model FLOP/s per accelerator: model_flops / (time to train in s × "
+                                      "accelerators)"),
+    "flops_with_attention_per_accelerator_s": Column("achieved model FLOP/s per accelerator with the attention term"),
+    "basis_benchmark": Column("the MLPerf LLM benchmark whose results the estimate rests on (nearest in size and kind)"),
+    "basis_results": Column("the MLPerf results (round/system, accelerators) the estimate rests on: the benchmark's "
+                            "results on the accelerator at the scale nearest the cluster priced"),
+    "basis_accelerators": Column("the scale (accelerators) of the basis results", "count"),
+    "gpu_hours": Column("accelerator-hours of one training run: the median over the basis results of model FLOPs / "
+                        "their FLOP/s per accelerator / 3,600", "count"),
+    "gpu_hours_low": Column("the least accelerator-hours over the basis results", "count"),
+    "gpu_hours_high": Column("the greatest accelerator-hours over the basis results", "count"),
+    "hours": Column("wall-clock hours of the run: gpu_hours / accelerators"),
+    "cost_usd": Column("cost of the run: gpu_hours / accelerators per instance × USD per instance-hour", "usd"),
+    "cost_usd_low": Column("cost of the run at gpu_hours_low", "usd"),
+    "cost_usd_high": Column("cost of the run at gpu_hours_high", "usd"),
+    "meets_deadline": Column("true when the cluster priced finishes within the model's deadline_days (empty without one)"),
+    "published_gpu_hours": Column("accelerator-hours the run's authors published", "count"),
+    "published_source": Column("where the published accelerator-hours come from"),
+    "estimated_gpu_hours": Column("the run's accelerator-hours estimated from MLPerf's measured throughput (median)",
+                                  "count"),
+    "estimated_gpu_hours_low": Column("the least estimated accelerator-hours over the basis results", "count"),
+    "estimated_gpu_hours_high": Column("the greatest estimated accelerator-hours over the basis results", "count"),
+    "ratio": Column("estimated / published accelerator-hours"),
     # what is compared
     "comparison": Column("id of the comparison in report.toml"),
     "comparison_title": Column("title of the comparison, as the report shows it"),
@@ -324,6 +357,42 @@ COLUMNS: dict[str, Column] = {
 
 # Where a column of one table means something else than COLUMNS says.
 TABLE_COLUMNS: dict[tuple[str, str], Column] = {
+    # your model's cost (issue 45): stg_models, stg_published_runs, llm_throughput, priced_offers, model_estimates,
+    # model_not_priced, model_calibration (pipelines/metrics/llm_throughput.py, model_estimates.py, model_calibration.py)
+    ("stg_results", "accelerators_count"): Column("accelerators of the system as the summarizer's CSV states them (null "
+                                                  "from a result tree: its systems JSON says)", "count"),
+    ("stg_models", "name"): Column("the model's name in report.toml ([models.<name>])"),
+    ("stg_models", "title"): Column("the model's title, its section's heading"),
+    ("stg_models", "kind"): Column("pretrain, or lora: priced from the LoRA benchmark's measurements"),
+    ("stg_models", "accelerators"): Column("the cluster size to price (with deadline_days: the largest tried)", "count"),
+    ("stg_models", "description"): Column("the model's text from report.toml, shown in its section"),
+    ("stg_models", "precision"): Column("the precision report.toml states (shown; the estimates are at the MLPerf "
+                                        "results' precision)"),
+    ("stg_models", "deadline_days"): Column("days the run must finish in: the smallest cluster that does is priced"),
+    ("stg_models", "layers"): Column("transformer layers (with hidden_size: the attention FLOPs)"),
+    ("stg_published_runs", "run"): Column("the published training run"),
+    ("stg_published_runs", "accelerator_model"): Column("the accelerator the run is estimated on (a cloud_model of "
+                                                        "accelerators.csv)"),
+    ("stg_published_runs", "accelerators"): Column("the run's cluster size as published (empty: not known)", "count"),
+    ("stg_published_runs", "note"): Column("what the estimate assumes about the run (the cluster size, the accelerator)"),
+    ("stg_published_runs", "layers"): Column("transformer layers of the run's model"),
+    ("llm_throughput", "kind"): Column("pretrain or lora: the kind of training the benchmark measures"),
+    ("llm_throughput", "accelerators"): Column("accelerators of the result's system", "count"),
+    ("llm_throughput", "accelerator_model"): Column("the accelerator model instances.csv sells it as (the accelerator "
+                                                    "catalog's cloud_model; empty: no cloud sells it)"),
+    ("priced_offers", "accelerator_model"): Column("the instance's accelerator model (instances.csv, the catalog's "
+                                                   "cloud_model)"),
+    ("model_estimates", "accelerators"): Column("accelerators rented: instances × accelerators per instance", "count"),
+    ("model_estimates", "instances"): Column("instances rented: ⌈cluster size / accelerators per instance⌉", "count"),
+    ("model_estimates", "accelerator_model"): Column("the offer's accelerator model"),
+    ("model_calibration", "accelerators"): Column("the cluster size estimated: the run's, else 1,024", "count"),
+    ("model_calibration", "accelerator_model"): Column("the accelerator the run is estimated on (the H800 as H100)"),
+    ("model_calibration", "note"): Column("what the estimate assumes, or why the run is not estimated"),
+    ("model_not_priced", "accelerator_model"): Column("an accelerator model of the offers without an MLPerf LLM result "
+                                                      "of the model's kind"),
+    ("model_not_priced", "offers"): Column("priced offers (instance, region, pricing option) with that accelerator",
+                                           "count"),
+    ("model_not_priced", "reason"): Column("why the accelerator is not priced"),
     ("stg_systems", "status"): Column("availability as the systems JSON states it: available, onprem, cloud, "
                                       "preview, research"),
     ("atlas_systems", "status"): Column("availability as the systems JSON states it (status_class groups it)"),
@@ -415,6 +484,12 @@ DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
         "input_files": ("input_files", "every input file with its SHA-256 and the rows taken from it"),
         "mlperf_scores": ("stg_mlperf_scores", "MLPerf scores computed from the result trees"),
         "mlperf_runs": ("stg_mlperf_runs", "every run (result log) behind those scores"),
+        "model_estimates": ("model_estimates", "each described model of report.toml on every offer and pricing option: "
+                                               "accelerator-hours, time and cost with their range, and the basis results"),
+        "model_not_priced": ("model_not_priced", "accelerators without an MLPerf LLM result, not priced, and why"),
+        "model_calibration": ("model_calibration", "published training runs against their estimates: estimated / "
+                                                   "published accelerator-hours"),
+        "llm_throughput": ("llm_throughput", "achieved model FLOP/s per accelerator of every closed MLPerf LLM result"),
     },
     "atlas": {
         "atlas": ("atlas_costs", "every priced MLPerf result × cloud instance pair, on demand and under every other "

@@ -154,6 +154,12 @@ def benchmark_rule(round_: str, benchmark: str, path: str | Path | None = None) 
 # Benchmarks whose samples_to_converge the tool reports in samples already, and the first round it does.
 _SAMPLES_SINCE = {"bert": "v1.0", "stable_diffusion": "v4.0", "llama2_70b_lora": "v4.0", "llama31_405b": "v5.0",
                   "llama31_8b": "v5.1", "flux1": "v5.1"}
+# GPT-3 logs its samples_count in TOKENS (checked for every bundled result: 1,207,959,552 = 288 steps x GBS 2048 x
+# 2,048 tokens; 1,308,622,848 = 208 x 3,072 x 2,048; 1,231,110,144 = 207 x 2,904 x 2,048: a whole number of
+# steps only when divided by the sequence length too; and NVIDIA's v3.1 Eos log states step 1,211,105,280 at
+# 5.15 M tokens/s over 235 s). The other LLM benchmarks log sequences (llama31_405b 276,480 = 240 x GBS 1,152).
+# benchmark -> (first round, tokens per training sample): samples = value / tokens per sample.
+_TOKENS_SINCE = {"gpt3": ("v3.0", 2048)}
 # Benchmarks logged in epochs: training samples per epoch, and the rounds whose model and data it is.
 # RetinaNet: the MLPerf OpenImages subset, 1,170,301 training images (mlcommons/training
 # single_stage_detector/README.md); R-GAT: IGBH-full's training split, 94,605,581 nodes, and DLRM-DCNv2:
@@ -167,8 +173,8 @@ _EPOCH_SAMPLES = {
 
 def training_samples(round_: str, benchmark: str, value: float | None, global_batch_size: int | None) -> float | None:
     """The official summarizer's samples_to_converge (samples or epochs, by benchmark and round) as
-    training samples: epochs times the training-set size; None where the unit is not known (GPT-3,
-    U-Net3D, Stable Diffusion v3.1 which logged steps, SSD-ResNet34, ...). A figure in samples below
+    training samples: epochs times the training-set size, GPT-3's tokens over its 2,048-token sequences;
+    None where the unit is not known (U-Net3D, Stable Diffusion v3.1 which logged steps, SSD-ResNet34, ...). A figure in samples below
     one global batch is not samples: NVIDIA's v1.0-v1.1 BERT logs give epoch_num 1 at every eval, and
     the tool prints 1.0."""
     if value is None:
@@ -177,6 +183,9 @@ def training_samples(round_: str, benchmark: str, value: float | None, global_ba
         if global_batch_size is not None and value < global_batch_size:
             return None
         return value if round_key(round_) >= round_key(_SAMPLES_SINCE[benchmark]) else None
+    if benchmark in _TOKENS_SINCE:
+        since, tokens_per_sample = _TOKENS_SINCE[benchmark]
+        return value / tokens_per_sample if round_key(round_) >= round_key(since) else None
     if benchmark in _EPOCH_SAMPLES:
         since, per_epoch = _EPOCH_SAMPLES[benchmark]
         return value * per_epoch if round_key(round_) >= round_key(since) else None

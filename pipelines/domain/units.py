@@ -131,3 +131,20 @@ def age(days: int | None) -> str:
     if days is None:
         return ""
     return "price of that day" if days == 0 else f"price {days:,} day{'s' if days != 1 else ''} old"
+
+
+def wall_clock(hours: float | None) -> str:
+    """A training run's wall-clock time: hours below two days, else days ("18.0 h", "6.4 days")."""
+    if _missing(hours):
+        return "–"
+    return f"{hours:,.1f} h" if hours < 48 else f"{hours / 24:,.1f} days"
+
+
+def gpu_hours(value: float | None) -> str:
+    """Accelerator-hours with three significant figures: 950, 12.3 k, 1.46 M."""
+    if _missing(value):
+        return "–"
+    for scale, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"

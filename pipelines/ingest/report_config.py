@@ -49,6 +49,21 @@ give the time to train, samples / samples_per_second. A comparison may list it i
     samples = 12_000_000               # training samples in one run (epochs x dataset size)
     runs_per_month = 4                 # optional: adds the monthly cost
     description = "..."                # optional: what a run is, shown with its section
+
+A model described by its size and tokens, priced on every offer from MLPerf's measured LLM throughput
+(pipelines/metrics/model_estimates.py):
+
+    [models.my_8b]
+    title = "An 8B dense transformer on 15T tokens"
+    parameters = 8.03e9                # total; active_parameters instead for a mixture of experts
+    tokens = 15.6e12
+    sequence_length = 8192
+    layers = 32                        # optional, with hidden_size: the attention FLOPs
+    hidden_size = 4096
+    accelerators = 1024                # the cluster size to price (or deadline_days)
+    kind = "pretrain"                  # optional: pretrain (default) or lora (the LoRA benchmark's measurements)
+    deadline_days = 30                 # optional: the smallest cluster that finishes in time (accelerators: at most)
+    precision = "bf16"                 # optional: shown; MLPerf's throughput is at the submitters' precision
 """
 
 from __future__ import annotations
@@ -60,6 +75,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from pipelines.domain.errors import InputError
+from pipelines.domain.llm import KINDS as _MODEL_KINDS, DescribedModel as Model
 from pipelines.ingest.csv_table import read_text
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
@@ -143,6 +159,7 @@ class ReportConfig:
     workloads: tuple[Workload, ...] = ()
     exclude_offer_kinds: tuple[str, ...] = ()
     headline_offer_kinds: tuple[str, ...] = HEADLINE_DEFAULT
+    models: tuple[Model, ...] = ()
 
     @property
     def all_benchmarks(self) -> tuple[str, ...]:
@@ -153,7 +170,7 @@ class ReportConfig:
 _DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
 _KEYS = ("title", "subtitle", "author", "benchmarks", "price_date", "regions", "comparisons", "mlperf_trees",
          "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "discounts", "workloads",
-         "exclude_offer_kinds", "headline_offer_kinds")
+         "exclude_offer_kinds", "headline_offer_kinds", "models")
 _COMPARISON_KEYS = ("id", "title", "description", "baseline", "instances", "benchmarks", "whole_market")
 
 
@@ -270,6 +287,67 @@ def _workloads(path: Path, data: dict) -> tuple[Workload, ...]:
             raise InputError(path, f"{where}.runs_per_month", f"{runs!r} must be a positive whole number")
         out.append(Workload(name, title.strip(), float(samples), runs, str(item.get("description", ""))))
     return tuple(out)
+
+
+_MODEL_KEYS = ("title", "parameters", "active_parameters", "tokens", "sequence_length", "layers", "hidden_size",
+               "accelerators", "kind", "precision", "deadline_days", "description")
+
+
+def _positive(value: object, whole: bool = False) -> bool:
+    if whole:
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    return _is_number(value) and 0 < value < float("inf")
+
+
+def _model(path: Path, name: str, item: object) -> Model:
+    """One [models.<name>] table; every bad value is one line naming its key."""
+    where = f"models.{name}"
+    if not _NAME.match(name):
+        raise InputError(path, where, f"{name!r} must be a lower-case name (a-z, 0-9, _)")
+    if not isinstance(item, dict):
+        raise InputError(path, where, "must be a table")
+    _known_keys(path, f"{where}.", item, _MODEL_KEYS)
+    title = item.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise InputError(path, f"{where}.title", "is missing")
+    if "parameters" in item and "active_parameters" in item:
+        raise InputError(path, f"{where}.active_parameters", "give parameters (a dense model) or active_parameters "
+                                                             "(a mixture of experts), not both")
+    size_key = "active_parameters" if "active_parameters" in item else "parameters"
+    numbers = {size_key: False, "tokens": False, "sequence_length": True}
+    for key, whole in numbers.items():
+        if key not in item:
+            raise InputError(path, f"{where}.{key}", "is missing")
+        if not _positive(item[key], whole):
+            raise InputError(path, f"{where}.{key}", f"{item[key]!r} must be a positive "
+                             + ("whole number" if whole else "number"))
+    for key in ("layers", "hidden_size", "accelerators"):
+        if key in item and not _positive(item[key], whole=True):
+            raise InputError(path, f"{where}.{key}", f"{item[key]!r} must be a positive whole number")
+    if ("layers" in item) != ("hidden_size" in item):
+        missing = "hidden_size" if "layers" in item else "layers"
+        raise InputError(path, f"{where}.{missing}", "is missing: layers and hidden_size go together (the attention FLOPs)")
+    deadline = item.get("deadline_days")
+    if deadline is not None and not _positive(deadline):
+        raise InputError(path, f"{where}.deadline_days", f"{deadline!r} must be a positive number of days")
+    if "accelerators" not in item and deadline is None:
+        raise InputError(path, f"{where}.accelerators", "is missing: give the cluster size to price, or deadline_days")
+    kind = item.get("kind", "pretrain")
+    if kind not in _MODEL_KINDS:
+        raise InputError(path, f"{where}.kind", not_one_of(kind, _MODEL_KINDS))
+    precision = item.get("precision")
+    if precision is not None and (not isinstance(precision, str) or not precision.strip()):
+        raise InputError(path, f"{where}.precision", f"{precision!r} must be a name such as bf16 or fp8")
+    return Model(name, title.strip(), float(item[size_key]), float(item["tokens"]), item["sequence_length"], kind,
+                 item.get("layers"), item.get("hidden_size"), item.get("accelerators"),
+                 float(deadline) if deadline is not None else None, precision, str(item.get("description", "")))
+
+
+def _models(path: Path, data: dict) -> tuple[Model, ...]:
+    tables = data.get("models", {})
+    if not isinstance(tables, dict):
+        raise InputError(path, "models", "must be tables of the form [models.<name>]")
+    return tuple(_model(path, name, item) for name, item in tables.items())
 
 
 def _positive_ints(path: Path, key: str, value: object) -> tuple[int, ...]:
@@ -418,6 +496,7 @@ def parse_report_config(path: Path) -> ReportConfig:
         runs_per_month=_positive_ints(path, "runs_per_month", data.get("runs_per_month", list(DEFAULT_RUNS_PER_MONTH))),
         stale_after_days=stale,
         workloads=workloads,
+        models=_models(path, data),
     )
 
 

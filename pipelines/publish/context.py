@@ -21,7 +21,9 @@ import polars as pl
 from pipelines.domain.pricing import DEFAULT_STALE_AFTER_DAYS, HOURS_PER_MONTH, option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import labels
+from pipelines.domain.llm import described_models
 from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
+from pipelines.publish.model_chapter import ModelChapter, model_chapter
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
@@ -60,6 +62,7 @@ class Report:
     counts: Counts
     pricing: ReportPricing
     unknown_accelerators: str = ""  # "V100 (lambda, 2 offers); ...": catalog offers never priced
+    models: ModelChapter | None = None  # "Your model's cost": report.toml's described models (publish/model_chapter.py)
 
     @property
     def benchmarks(self) -> list[BenchmarkSection]:
@@ -96,10 +99,12 @@ def build_context(
     cheapest: pl.DataFrame | None = None,
     unknown_accelerators: pl.DataFrame | None = None,
     chart_cache: ChartCache = NO_CACHE,
+    models: dict[str, pl.DataFrame] | None = None,
 ) -> Report:
     """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows;
     `cheapest` the cheapest_options mart (the cheapest option per instance, in the pricing tables);
-    `offers` the cheapest_offers mart (the answer page); the charts are drawn through `chart_cache`."""
+    `offers` the cheapest_offers mart (the answer page); the charts are drawn through `chart_cache`; `models` the
+    tables of "Your model's cost" (stg_models, model_estimates, model_not_priced, llm_throughput, model_calibration)."""
     numbering = Numbering()
     answer_number = numbering.table()  # the answer's table and chart come first in reading order
     answer_chart = numbering.figure() if has_savings(offers) else None
@@ -112,6 +117,12 @@ def build_context(
         len(sections) + 2, cost=cost, cost_changes=cost_changes, price_changes=price_changes,
         comparison_titles={s.heading.anchor: s.heading.title for s in sections},
         price_date=dates["price_date"], previous_date=sources.previous_date, numbering=numbering)
+    model_chap = None
+    if models and models["stg_models"].height:
+        model_chap = model_chapter(len(sections) + 3, described_models(models["stg_models"].to_dicts()),
+                                   models["model_estimates"], models["model_not_priced"], models["llm_throughput"],
+                                   models["model_calibration"], numbering, chart_cache,
+                                   sources.pricing.headline_kinds)
     paying, sections = paying_appendix("A", sections, sources, numbering)
     methodology = Heading("B", "Methodology", "methodology", kind="appendix")
     sources_list = sources_table(numbering.table(), numbering.sources())
@@ -124,12 +135,13 @@ def build_context(
                     answer_figure(answer_chart, offers, where) if answer_chart else None)
     return Report(
         front=front(settings, dates, generated_on, sections, (ANSWER, *(s.heading for s in sections),
-                                                              changes.heading, paying.heading, methodology,
-                                                              APPENDIX), pricing),
+                                                              changes.heading,
+                                                              *((model_chap.heading,) if model_chap else ()),
+                                                              paying.heading, methodology, APPENDIX), pricing),
         price_date=fmt.day(dates["price_date"]), previous_date=previous, answer=answer,
         sections=sections, changes=changes, paying=paying, methodology=methodology,
         appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
-        unknown_accelerators=unknown_list(unknown_accelerators),
+        unknown_accelerators=unknown_list(unknown_accelerators), models=model_chap,
     )
 
 

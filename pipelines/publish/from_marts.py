@@ -39,4 +39,9 @@ def report_context(tables: dict[str, pl.DataFrame], chart_cache=None) -> dict:
         time_to_train=tables["time_to_train"], input_files=tables["input_files"], generated_on=generated_on(),
         offers=tables["cheapest_offers"], options=all_options, cheapest=tables["cheapest_options"],
         unknown_accelerators=tables.get("catalog_unknown_accelerators"), chart_cache=chart_cache or NO_CACHE,
+        models={name: tables[name] for name in MODEL_TABLES} if all(name in tables for name in MODEL_TABLES) else None,
     )
+
+
+# the tables of the chapter "Your model's cost" (publish/model_chapter.py)
+MODEL_TABLES = ("stg_models", "model_estimates", "model_not_priced", "llm_throughput", "model_calibration")

@@ -25,6 +25,9 @@ RAW_INPUTS = {
     "raw_throughput": ("throughput", "*.csv", "Throughput a team measured itself."),
     "raw_systems": ("systems", "*.json", "MLPerf systems JSON: the measured systems' configuration."),
     "raw_report_config": ("report.toml", "*", "Title, comparisons, baselines, benchmarks and price date."),
+    "raw_published_runs": ("published_runs.csv", "*", "Published training runs with their accelerator-hours and "
+                                                      "sources: the model estimates' calibration (the project's when "
+                                                      "the data set has none)."),
     "raw_carbon": ("carbon", "*.csv", "Grid carbon intensity per cloud region and data-centre PUE (the project's "
                                       "when the data set has none)."),
 }

@@ -1,0 +1,136 @@
+"""Your model's cost: described models (report.toml [models]) priced from MLPerf's measured LLM throughput.
+
+    stg_models, stg_published_runs -> llm_throughput (achieved FLOP/s per accelerator of each LLM result)
+      -> priced_offers (the whole market, every pricing option) -> model_estimates, model_not_priced,
+         model_calibration
+"""
+
+import dagster as dg
+import duckdb
+import polars as pl
+
+from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.report.marts import report_settings
+from pipelines.defs.report.staging import _public_facts, _relative, _report_config
+from pipelines.defs.resources import PipelineSettings
+from pipelines.domain.llm import DescribedModel, described_models
+from pipelines.ingest.accelerators import catalog_rows, normalize
+from pipelines.ingest.published_runs import read_published_runs
+from pipelines.metrics.llm_throughput import llm_throughput as compute_throughput
+from pipelines.metrics.model_calibration import model_calibration as compute_calibration
+from pipelines.metrics.model_estimates import ESTIMATE_COLUMNS, NOT_PRICED_COLUMNS, model_estimates as estimate, not_priced
+from pipelines.metrics.price_changes import offered, prices_in_force
+from pipelines.metrics.priced_offers import priced_offers as compute_offers
+from pipelines.metrics.pricing_options import apply_discounts
+from pipelines.warehouse import read_table, write_frame
+
+MODEL_COLUMNS = {
+    "name": pl.Utf8, "title": pl.Utf8, "parameters": pl.Float64, "tokens": pl.Float64, "sequence_length": pl.Int64,
+    "kind": pl.Utf8, "layers": pl.Int64, "hidden_size": pl.Int64, "accelerators": pl.Int64,
+    "deadline_days": pl.Float64, "precision": pl.Utf8, "description": pl.Utf8,
+}
+
+
+def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
+    return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+          description="report.toml's described models ([models.<name>]): size, tokens, sequence length, shape, "
+                      "kind (pretrain or lora), and the cluster size or deadline to price.")
+@input_errors_as_failures
+def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
+    _, config = _report_config(settings)
+    frame = pl.DataFrame([m.__dict__ for m in config.models], schema=MODEL_COLUMNS)
+    with settings.connect() as conn:
+        write_frame(conn, "stg_models", frame)
+        return _done(conn, "stg_models")
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_published_runs"], pool=POOL,
+          description="Public training runs with published accelerator-hours and their sources "
+                      "(published_runs.csv; the project's when the data set has none): the calibration's runs.")
+@input_errors_as_failures
+def stg_published_runs(settings: PipelineSettings) -> dg.MaterializeResult:
+    path, label = _public_facts(settings, "published_runs.csv")
+    frame = read_published_runs(path).with_columns(file=pl.lit(label))
+    with settings.connect() as conn:
+        write_frame(conn, "stg_published_runs", _relative(frame, settings.raw))
+        return _done(conn, "stg_published_runs")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+          deps=["stg_results", "stg_systems", "stg_accelerators"],
+          description="Achieved model FLOP/s per accelerator of every closed-division MLPerf LLM result (GPT-3, "
+                      "Llama 3.1 405B/8B, Llama 2 70B LoRA): 6·N·tokens (LoRA 4·N·tokens) / (time x accelerators), "
+                      "with and without the attention term, and the accelerator model it is priced as.")
+def llm_throughput(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        catalog = catalog_rows(read_table(conn, "stg_accelerators"))
+        frame = compute_throughput(read_table(conn, "stg_results"), read_table(conn, "stg_systems"),
+                                   lambda name, system: normalize(catalog, name, None, system).cloud_model)
+        write_frame(conn, "llm_throughput", frame)
+        return _done(conn, "llm_throughput")
+
+
+def offers_frame(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every priced offer at the report's price date under every pricing option it shows (and on demand)."""
+    settings = report_settings(conn)
+    price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
+    options = list(settings["pricing_models"] or [])
+    options += [] if "on_demand" in options else ["on_demand"]
+    history = offered(read_table(conn, "stg_prices"), settings["exclude_offer_kinds"])
+    prices = apply_discounts(prices_in_force(history, price_date), list(settings["discounts"] or []))
+    return compute_offers(prices, read_table(conn, "stg_instances"), options)
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+          deps=["report_dates", "stg_prices", "stg_instances", "stg_report_settings"],
+          description="Every offer of the whole market (every provider, region and instance with accelerators) "
+                      "under every pricing option the report shows, at the report's price date, with the user's "
+                      "discounts: the offers a described model is priced on.")
+def priced_offers(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        write_frame(conn, "priced_offers", offers_frame(conn))
+        return _done(conn, "priced_offers")
+
+
+def _models_and_inputs(conn: duckdb.DuckDBPyConnection) -> tuple[list[DescribedModel], pl.DataFrame, pl.DataFrame]:
+    return (described_models(read_table(conn, "stg_models").to_dicts()), read_table(conn, "llm_throughput"),
+            read_table(conn, "priced_offers"))
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+          deps=["stg_models", "llm_throughput", "priced_offers"],
+          description="Each described model on every offer whose accelerator has an MLPerf LLM result: the basis "
+                      "results, accelerator-hours (median, least, greatest), wall-clock hours and cost under every "
+                      "pricing option (exported as model_estimates.csv).")
+def model_estimates(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        models, throughput, offers = _models_and_inputs(conn)
+        frames = [estimate(m, throughput, offers) for m in models]
+        write_frame(conn, "model_estimates", pl.concat(frames) if frames else pl.DataFrame(schema=ESTIMATE_COLUMNS))
+        return _done(conn, "model_estimates")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+          deps=["stg_models", "llm_throughput", "priced_offers"],
+          description="The accelerators of the priced offers that no described model is priced on, and why (no "
+                      "closed-division MLPerf LLM result of the model's kind on them).")
+def model_not_priced(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        models, throughput, offers = _models_and_inputs(conn)
+        gaps = [not_priced(m, throughput, offers) for m in models]
+        write_frame(conn, "model_not_priced", pl.concat(gaps) if gaps else pl.DataFrame(schema=NOT_PRICED_COLUMNS))
+        return _done(conn, "model_not_priced")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+          deps=["stg_published_runs", "llm_throughput"],
+          description="Published training runs estimated as described models: estimated / published "
+                      "accelerator-hours (exported as model_calibration.csv).")
+def model_calibration(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        write_frame(conn, "model_calibration", compute_calibration(read_table(conn, "stg_published_runs"),
+                                                                   read_table(conn, "llm_throughput")))
+        return _done(conn, "model_calibration")
