@@ -42,21 +42,22 @@ instances = ["aws/p4d.24xlarge", "aws/p3.16xlarge"]
     ('baseline = "aws/p3.16xlarge"', 'baseline = "aws/p3.16xlarg"', "comparisons[0].baseline",
      "aws/p3.16xlarg is not one of the comparison's instances; did you mean 'aws/p3.16xlarge'?"),
     ('"aws/p4d.24xlarge", "aws', '"AWS/p4d.24xlarge", "aws', "comparisons[0].instances[0]",
-     "provider 'AWS' is not a provider name: aws, gcp, azure or a public catalog's cloud (lower-case letters and "
-     "digits, e.g. lambda, nebius); did you mean 'aws'?"),
+     "provider 'AWS' is not a provider name: lower-case letters and digits, such as aws, gcp, azure, a public "
+     "catalog's cloud (lambda, nebius) or one of your own (coreweave); did you mean 'aws'?"),
     ('"on_demand", "spot"]', '"on_demand", "spott"]', "pricing_models[1]",
      "'spott' is not a pricing option (on_demand, spot, reserved_1y, savings_plan_3y, committed_use_1y, "
      "commitment_3y, ...); did you mean 'spot'?"),
     ('baseline_pricing = "on_demand"', 'baseline_pricing = "ondemand"', "baseline_pricing",
      "'ondemand' is not a pricing option; did you mean 'on_demand'?"),
-    ('provider = "aws"\npricing_model', 'provider = "amazon"\npricing_model', "discounts[0].provider",
-     "'amazon' is not one of aws, gcp, azure"),
+    ('provider = "aws"\npricing_model', 'provider = "Amazon"\npricing_model', "discounts[0].provider",
+     "provider 'Amazon' is not a provider name"),
     ('pricing_model = "on_demand"\npercent', 'pricing_model = "ondemand"\npercent', "discounts[0].pricing_model",
      "'ondemand' is not one of on_demand, spot, reserved, savings_plan, committed_use; did you mean 'on_demand'?"),
     ('percent = 10', 'percnt = 10', "discounts[0].percnt", "is not a discount key (provider, instance, "
      "pricing_model, percent); did you mean 'percent'?"),
     ('aws = "us-east-1"', 'AWS = "us-east-1"', "regions.AWS",
-     "must map a provider (aws, gcp, azure or a public catalog's cloud) to a region name; did you mean 'aws'?"),
+     "must map a provider (aws, gcp, azure, a public catalog's cloud or one of your own) to a region name; did you "
+     "mean 'aws'?"),
     ('aws = "us-east-1"', 'awss = "us-east-1"', "regions",  # "awss" may be a catalog's cloud: aws lacks a region
      "has no region for provider aws (used by comparisons[0]); is its 'awss' meant to be 'aws'?"),
 ])

@@ -69,6 +69,12 @@ def first_in_order(rows: pl.DataFrame, by: Literal["cost", "time"], cost: str = 
             .drop(*_missing(rows)))
 
 
+def _counting(group: list[str]) -> pl.Expr:
+    """1, 2, 3, ... down each group of a sorted frame (down the whole frame without a group)."""
+    count = pl.int_range(1, pl.len() + 1, dtype=pl.Int64)
+    return count.over(group) if group else count
+
+
 def with_rank(rows: pl.DataFrame, group: list[str], by: Literal["cost", "time"], name: str,
               headline_kinds: tuple[str, ...] | list[str] | None = None, cost: str = COST,
               time: str = TIME) -> pl.DataFrame:
@@ -81,7 +87,7 @@ def with_rank(rows: pl.DataFrame, group: list[str], by: Literal["cost", "time"],
     indexed = _with_tie_columns(rows.drop(name, strict=False)).with_row_index("_row")
     ranked = (indexed.filter(pl.col(measure).is_not_null())
               .sort([*group, market, *order(by, cost, time)], nulls_last=True, maintain_order=True)
-              .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over(group or None).alias(name))
+              .with_columns(_counting(group).alias(name))
               .select("_row", name))
     return (indexed.join(ranked, on="_row", how="left", maintain_order="left")
             .drop("_row", *_missing(rows)))

@@ -128,8 +128,19 @@ COLUMNS: dict[str, Column] = {
     "whole_market": Column("the comparison also takes every priced offer with the accelerators of an instance it "
                            "lists (report.toml whole_market)"),
     "derived_from": Column("the instance with the same accelerators whose mappings.csv row this derived mapping takes"),
-    "offer_kind": Column("who sells at the price: list (a provider's list price), marketplace (a marketplace host's, "
-                         "Vast.ai), community (a community host's, RunPod community pods) or reserved_only"),
+    "offer_kind": Column("what the price is (pipelines/domain/offers.py): list (the provider's published on-demand "
+                         "rate), spot, commitment, quote (a price quoted to you), marketplace (a host's listing "
+                         "through an aggregator: Vast.ai, Prime Intellect, RunPod community) or auction (a market's "
+                         "minimum bid: Mithril)"),
+    "headline_offer_kinds": Column("the offer kinds the answer's cheapest and fastest consider (report.toml)"),
+    # how sure a figure is (pipelines/metrics/result_spread.py)
+    "results_count": Column("how many MLPerf results could stand for the row (closed division, the same accelerator "
+                            "model and count, every round held; its own among them); 1 for a team's own measurement",
+                            "count"),
+    "time_to_train_minutes_low": Column("the least time to train of those results, minutes", "minutes"),
+    "time_to_train_minutes_high": Column("the greatest time to train of those results, minutes", "minutes"),
+    "cost_to_train_usd_low": Column("usd_per_hour x the least of those times, US dollars", "usd"),
+    "cost_to_train_usd_high": Column("usd_per_hour x the greatest of those times, US dollars", "usd"),
     "cluster_flag": Column("set where a result needs several instances and the offer states no inter-node fabric "
                            "(the public catalogs never do): such a cluster may not be sold"),
     "fabric": Column("how instances join into a cluster (EFA, InfiniBand, RoCE ...) where the provider states it"),
@@ -219,7 +230,8 @@ COLUMNS: dict[str, Column] = {
     "price_to_beat_cheapest": Column("hourly price at which this instance would train as cheaply as the cheapest: "
                                      "cheapest cost / time in hours", "usd_per_hour"),
     "cost_rank": Column("rank by cost to train in its group (the atlas: round, benchmark model and division), 1 the "
-                        "cheapest (ties share a rank)"),
+                        "cheapest; ties broken by one rule (pipelines/domain/best.py) and auction or marketplace "
+                        "offers ranked after every other"),
     "on_pareto_front": Column("true when no other row of its group is both at least as fast and as cheap, "
                               "and better in one"),
     # pricing options (pipelines/metrics/pricing_options.py)
@@ -247,15 +259,22 @@ COLUMNS: dict[str, Column] = {
         ("cheapest", "the cheapest offer over every pricing option the data prices"),
         ("cheapest_on_demand", "the cheapest offer at on-demand prices"),
         ("fastest", "the fastest offer (priced on demand)"),
+        ("market", "the cheapest auction or marketplace offer, shown apart (never the headline's)"),
     ) for name, meaning, unit in (
         ("provider", "its cloud provider", None), ("region", "the region it is priced in", None),
         ("instance_type", "its instance", None), ("pricing_option", "the way of paying it is priced at", None),
         ("usd_per_hour", "its price per instance-hour (effective hourly rate for a commitment)", "usd_per_hour"),
         ("minutes", "its time to train, minutes", "minutes"), ("cost_usd", "its cost to train, US dollars", "usd"),
         ("savings_pct", "its savings against the baseline, percent: 100 x (1 - cost / baseline cost)", "percent"),
-        ("offer_kind", "who sells at the price: list (a provider's list price), marketplace, community or "
-                       "reserved_only", None),
-    ) if offer == "cheapest" or name != "pricing_option"},  # the other two are on demand by definition
+        ("offer_kind", "what its price is: list, spot, commitment, quote, marketplace or auction", None),
+        ("results_count", "the MLPerf results that could stand for it", "count"),
+        ("cost_usd_low", "its cost over the least time of those results, US dollars", "usd"),
+        ("cost_usd_high", "its cost over the greatest time of those results, US dollars", "usd"),
+        ("price_as_of", "its price's date", None), ("price_age_days", "its price's age at the price date, days", "count"),
+        ("certainty", "exact or approximate: its price as checked", None),
+    ) if offer in ("cheapest", "market") or name != "pricing_option"},  # the other two are on demand by definition
+    "fastest_tied": Column("how many offers share the fastest time (they stand for one measured result): the answer "
+                           "says tie when more than one", "count"),
     "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
     "current_cost_usd": Column("cost to train on the price date", "usd"),
     "cost_change_pct": Column("change of the cost to train since the previous snapshot, percent", "percent"),

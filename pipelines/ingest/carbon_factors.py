@@ -23,7 +23,7 @@ import polars as pl
 from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
 from pipelines.ingest.names import not_one_of
-from pipelines.ingest.tables import PROVIDERS
+from pipelines.ingest.names import WELL_KNOWN_PROVIDERS as PROVIDERS  # PUE figures: the big three publish theirs
 
 # The dirtiest grids (lignite, oil) emit about 1.1-1.3 kg CO2e/kWh; more is a unit mistake (kg, t).
 MAX_GRAMS_PER_KWH = 2_000.0

@@ -5,6 +5,7 @@ says which names are valid and, for a near miss, which one was probably meant.""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 SHOWN = 12  # names listed in a message; the rest are counted
@@ -43,3 +44,18 @@ def not_one_of(value: object, allowed: Iterable[str]) -> str:
     """"'AWS' is not one of aws, gcp, azure; did you mean 'aws'?": a value outside a fixed list."""
     allowed = list(allowed)
     return f"{value!r} is not one of {', '.join(allowed)}{did_you_mean(value, allowed)}"
+
+
+# A provider is any lower-case slug: the big three, a public catalog's cloud (lambda, nebius) or one a user adds
+# with a quote (coreweave). One rule for instances.csv, mappings.csv, price files and report.toml.
+PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+WELL_KNOWN_PROVIDERS = ("aws", "gcp", "azure")
+
+
+def provider_problem(value: object) -> str | None:
+    """None for a provider name, else what is wrong with it (and the name probably meant)."""
+    if isinstance(value, str) and PROVIDER_NAME.match(value):
+        return None
+    return (f"provider {value!r} is not a provider name: lower-case letters and digits, such as aws, gcp, azure, a "
+            f"public catalog's cloud (lambda, nebius) or one of your own (coreweave)"
+            + did_you_mean(value, WELL_KNOWN_PROVIDERS))

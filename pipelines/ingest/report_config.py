@@ -78,10 +78,9 @@ from pipelines.domain.errors import InputError
 from pipelines.domain.llm import KINDS as _MODEL_KINDS, DescribedModel as Model
 from pipelines.ingest.csv_table import read_text
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
-from pipelines.ingest.names import did_you_mean, nearest, not_one_of, unknown_name
+from pipelines.ingest.names import (WELL_KNOWN_PROVIDERS, did_you_mean, nearest, not_one_of, provider_problem,
+                                    unknown_name)
 from pipelines.domain.offers import HEADLINE_DEFAULT, OFFER_KINDS
-from pipelines.ingest.prices.skypilot import PROVIDER_NAME
-from pipelines.ingest.tables import PROVIDERS
 from pipelines.domain.pricing import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, DEFAULT_STALE_AFTER_DAYS,
                                       OPTION_SPELLINGS as PRICING_OPTIONS, PRICING_MODELS, parse_option)
 
@@ -237,8 +236,9 @@ def _discounts(path: Path, data: dict) -> tuple[Discount, ...]:
             raise InputError(path, f"{where}.{unknown[0]}", "is not a discount key (provider, instance, "
                              f"pricing_model, percent){did_you_mean(unknown[0], _DISCOUNT_KEYS)}")
         provider = item.get("provider")
-        if provider not in PROVIDERS:
-            raise InputError(path, f"{where}.provider", not_one_of(provider, PROVIDERS))
+        problem = provider_problem(provider)
+        if problem:
+            raise InputError(path, f"{where}.provider", problem)
         instance = item.get("instance")
         if instance is not None and (not isinstance(instance, str) or not instance.strip()):
             raise InputError(path, f"{where}.instance", "must be an instance type name")
@@ -363,10 +363,9 @@ def _instance(path: Path, where: str, text: object) -> Instance:
                          "provider/instance_type@region)")
     text, at, region = text.partition("@")
     provider, instance_type = text.split("/")
-    if not PROVIDER_NAME.match(provider):
-        raise InputError(path, where, f"provider {provider!r} is not a provider name: {', '.join(PROVIDERS)} or a "
-                                      "public catalog's cloud (lower-case letters and digits, e.g. lambda, nebius)"
-                                      + did_you_mean(provider, PROVIDERS))
+    problem = provider_problem(provider)
+    if problem:
+        raise InputError(path, where, problem)
     if at and not _REGION.match(region.strip()):
         raise InputError(path, where, f"{region!r} after @ is not a region name (such as eastus2)")
     return Instance(provider, instance_type.strip(), region.strip() or None)
@@ -409,9 +408,10 @@ def parse_report_config(path: Path) -> ReportConfig:
             raise InputError(path, f"benchmarks[{i}]", problem + "; a workload of your own is declared in [workloads]")
     regions = need("regions", dict)
     for provider, region in regions.items():
-        if not PROVIDER_NAME.match(provider) or not isinstance(region, str):
-            raise InputError(path, f"regions.{provider}", "must map a provider (aws, gcp, azure or a public catalog's "
-                                                          "cloud) to a region name" + did_you_mean(provider, PROVIDERS))
+        if provider_problem(provider) or not isinstance(region, str):
+            raise InputError(path, f"regions.{provider}", "must map a provider (aws, gcp, azure, a public catalog's "
+                                                          "cloud or one of your own) to a region name"
+                             + did_you_mean(provider, WELL_KNOWN_PROVIDERS))
 
     price_date = data.get("price_date")
     if price_date is not None:

@@ -17,19 +17,16 @@ import polars as pl
 
 from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
-from pipelines.ingest.names import did_you_mean, not_one_of
+from pipelines.ingest.names import did_you_mean, not_one_of, provider_problem
 
-PROVIDERS = ("aws", "gcp", "azure")
 BILLING = ("instance", "chip")
 
 
 def _check_provider(path: Path):
     def check(record: dict, line: int) -> None:
-        if record["provider"] not in PROVIDERS:
-            raise InputError(
-                path, f"{line} column provider",
-                not_one_of(record["provider"], PROVIDERS),
-            )
+        problem = provider_problem(record["provider"])
+        if problem:
+            raise InputError(path, f"{line} column provider", problem)
     return check
 
 

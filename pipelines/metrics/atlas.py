@@ -40,6 +40,8 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.domain.best import first_in_order, pick, with_rank
+from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.domain.columns import MEASURED
 from pipelines.domain.errors import InputError
 from pipelines.domain.mlperf import DIVISION_ORDER
@@ -198,23 +200,29 @@ def with_energy(priced: pl.DataFrame, board_power: pl.DataFrame, intensity: pl.D
     return energy_and_emissions(rows, board_power, intensity, pue, utilization).drop("accelerators")
 
 
-def rank(priced: pl.DataFrame) -> pl.DataFrame:
-    """Cost rank, cheapest per accelerator model, fastest and Pareto front within round x model x
-    division; rows ordered by round, model, division (closed first) and rank."""
+def rank(priced: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
+    """Cost rank (domain/best.py's one rule, an auction's or marketplace's offer after every other), the cheapest
+    per accelerator model (the rank's first of that model, of a headline kind), fastest (every pair with the least
+    time: a tie is marked on each) and Pareto front within round x model x division; rows ordered by round, model,
+    division (closed first) and rank."""
     if priced.is_empty():
         return priced.with_columns(
             pl.lit(None, pl.Int64).alias("cost_rank"), pl.lit(None, pl.Boolean).alias("cheapest_for_accelerator"),
             pl.lit(None, pl.Boolean).alias("fastest"), pl.lit(None, pl.Boolean).alias("on_pareto_front"),
             *([pl.lit(None, pl.Int64).alias("energy_rank")] if "energy_basis" in priced.columns else []))
     cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
+    headline = pl.col("offer_kind").fill_null("list").is_in(list(headline_kinds))
+    priced = with_rank(with_rank(priced, GROUP, "cost", "cost_rank", headline_kinds),
+                       GROUP + ["accelerator_model"], "cost", "_model_rank", headline_kinds)
     return (
         priced.with_columns(
             *([_ranked(energy_rank())] if "energy_basis" in priced.columns else []),
-            _ranked(cost.rank("min").over(GROUP).cast(pl.Int64).alias("cost_rank")),
-            _ranked((cost == cost.min().over(GROUP + ["accelerator_model"])).alias("cheapest_for_accelerator")),
+            _ranked(pl.col("cost_rank")),
+            _ranked((pl.col("_model_rank") == 1) & headline).alias("cheapest_for_accelerator"),
             _ranked((time == time.min().over(GROUP)).alias("fastest")),
             _ranked(pareto_front(time, cost).over(GROUP).alias("on_pareto_front")),
         )
+        .drop("_model_rank")
         .sort("round", "benchmark_model", DIVISION_ORDER, "cost_rank", "provider", "instance_type", "submitter", "system",
               *_tie_breakers(priced))
     )
@@ -240,18 +248,20 @@ def energy_rank() -> pl.Expr:
     return measured.rank("dense").over(GROUP).cast(pl.Int64).alias("energy_rank")
 
 
-def trend(ranked: pl.DataFrame) -> pl.DataFrame:
-    """The cheapest closed-division configuration to train each benchmark model in each round, and
-    its change since the model's previous round (open results may change the recipe)."""
+def trend(ranked: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
+    """The cheapest closed-division configuration to train each benchmark model in each round (domain/best.py's
+    rule, over the headline's offer kinds), and its change since the model's previous round (open results may
+    change the recipe)."""
     if ranked.is_empty():
         return pl.DataFrame(schema={"benchmark_model": pl.Utf8, "round": pl.Utf8, "benchmark": pl.Utf8,
                                     "cheapest_cost_usd": pl.Float64, "submitter": pl.Utf8, "system": pl.Utf8,
                                     "provider": pl.Utf8, "instance_type": pl.Utf8, "instances_needed": pl.Int64,
                                     "accelerator_model": pl.Utf8, "time_to_train_minutes": pl.Float64,
                                     "results_priced": pl.UInt32, "change_pct": pl.Float64})
+    closed = ranked.filter((pl.col("division") == "closed")
+                           & pl.col("offer_kind").fill_null("list").is_in(list(headline_kinds)))
     best = (
-        ranked.filter(pl.col("division") == "closed").sort("cost_to_train_usd", "provider", "instance_type", "submitter", "system",
-                                                           *_tie_breakers(ranked))
+        first_in_order(closed.sort("submitter", "system", *_tie_breakers(ranked)), "cost")
         .group_by("benchmark_model", "round", maintain_order=True)
         .agg(
             pl.col("benchmark").first(),
@@ -311,19 +321,19 @@ def option_costs(ranked: pl.DataFrame, option_prices: pl.DataFrame) -> pl.DataFr
 def with_cheapest_option(ranked: pl.DataFrame, options: pl.DataFrame) -> pl.DataFrame:
     """Each on-demand pair with the cheapest way to pay for it among on demand and its other options
     (`options`: option_costs): cheapest_option, cheapest_option_usd_per_hour, cheapest_option_cost_usd.
-    Ties go to on demand, then to the option listed first in report.toml."""
+    Ties follow domain/best.py's rule: on demand, then the option listed first in report.toml."""
     key = ["round", "folder", "system", "benchmark", "provider", "instance_type"]
     candidates = pl.concat([
-        ranked.select(*key, pl.lit("on_demand").alias("cheapest_option"), pl.lit(0).alias("_order"),
+        ranked.select(*key, "region", pl.lit("on_demand").alias("cheapest_option"), pl.lit(0).alias("option_position"),
                       pl.col("usd_per_hour").alias("cheapest_option_usd_per_hour"),
-                      pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd")),
-        options.select(*key, pl.col("pricing_option").alias("cheapest_option"),
-                       (pl.col("option_position") + 1).alias("_order"),
+                      pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd"), "time_to_train_minutes"),
+        options.select(*key, "region", pl.col("pricing_option").alias("cheapest_option"),
+                       (pl.col("option_position") + 1).alias("option_position"),
                        pl.col("usd_per_hour").alias("cheapest_option_usd_per_hour"),
-                       pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd")),
+                       pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd"), "time_to_train_minutes"),
     ], how="vertical_relaxed")
-    best = (candidates.sort("cheapest_option_cost_usd", "_order")
-            .group_by(key, maintain_order=True).first().drop("_order"))
+    best = (pick(candidates, key, "cost", cost="cheapest_option_cost_usd")
+            .select(*key, "cheapest_option", "cheapest_option_usd_per_hour", "cheapest_option_cost_usd"))
     return ranked.join(best, on=key, how="left")
 
 

@@ -27,6 +27,8 @@ from pipelines.publish.model_chapter import ModelChapter, model_chapter
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
+from pipelines.domain import offers
+from pipelines.publish.benchmark_table import benchmarks_table
 from pipelines.publish.report_answer import ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings
 from pipelines.publish.report_changes import UNMOVED, Changes, changes_chapter
 from pipelines.publish.report_pricing import Pricing
@@ -62,6 +64,8 @@ class Report:
     counts: Counts
     pricing: ReportPricing
     unknown_accelerators: str = ""  # "V100 (lambda, 2 offers); ...": catalog offers never priced
+    benchmark_table: Table | None = None  # what one run of each benchmark trains (methodology)
+    offer_kinds: tuple[str, ...] = tuple(offers.MEANING.values())  # what each kind of price is, in words
     models: ModelChapter | None = None  # "Your model's cost": report.toml's described models (publish/model_chapter.py)
 
     @property
@@ -125,6 +129,8 @@ def build_context(
                                    sources.pricing.headline_kinds)
     paying, sections = paying_appendix("A", sections, sources, numbering)
     methodology = Heading("B", "Methodology", "methodology", kind="appendix")
+    benchmark_table = benchmarks_table(numbering.table(), [b.benchmark for s in sections for b in s.benchmarks
+                                                           if b.trains])
     sources_list = sources_table(numbering.table(), numbering.sources())
     appendix = inputs_table(numbering.table(), input_files)
     previous = fmt.day(sources.previous_date) if sources.previous_date else None
@@ -141,7 +147,7 @@ def build_context(
         price_date=fmt.day(dates["price_date"]), previous_date=previous, answer=answer,
         sections=sections, changes=changes, paying=paying, methodology=methodology,
         appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
-        unknown_accelerators=unknown_list(unknown_accelerators), models=model_chap,
+        unknown_accelerators=unknown_list(unknown_accelerators), benchmark_table=benchmark_table, models=model_chap,
     )
 
 

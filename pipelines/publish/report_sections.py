@@ -10,6 +10,7 @@ from datetime import date
 import polars as pl
 
 from pipelines.domain.best import COLUMNS as BEST_COLUMNS, TIED, pick
+from pipelines.domain.benchmarks import benchmark_facts
 from pipelines.domain.pricing import on_demand
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
@@ -129,6 +130,7 @@ class BenchmarkSection:
     pricing: PricingTables | None = None  # cost under each pricing option (its appendix); None when all is on demand
     paying: Heading | None = None  # where the appendix shows those tables
     about: str = ""  # a workload's description (report.toml [workloads])
+    trains: str = ""  # what one MLPerf run of the benchmark trains (domain/benchmarks.py); "" for a workload
     monthly: str = ""  # a workload's cost a month at its runs_per_month
     value: str = ""  # the best samples per dollar against the baseline's
     comparison_id: str = ""  # report.toml's id of the comparison
@@ -199,6 +201,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
         since=since(rows, sources.changes.get((first["comparison"], bench), []), sources.previous_date),
         missing=tuple(label(r) for r in rows if r["cost_to_train_usd"] is None),
         about=first.get("workload_description") or "",
+        trains="" if workload else benchmark_facts(bench).one_run,
         monthly=monthly_sentence(known), value=value_sentence(known), comparison_id=first["comparison"],
         benchmark=bench,
     )

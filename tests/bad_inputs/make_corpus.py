@@ -225,7 +225,7 @@ case("instances_duplicate_key", "the same instance listed twice with different a
      {INST: raw(INST) + "aws,p3.16xlarge,NVIDIA V100-SXM2-32GB,8,32,64,488,,V100-SXM2-32GB,instance\n"},
      error=INST_RE + rf":{len(lines(INST)) + 1}: duplicate key \(provider=aws, instance_type=p3\.16xlarge\) also on line\(s\) 4")
 case("instances_unknown_provider", "a provider in capitals ('AWS')", {INST: replace_line(INST, 4, "AWS,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB,instance")},
-     error=INST_RE + r":4 column provider: 'AWS' is not one of aws, gcp, azure")
+     error=INST_RE + r":4 column provider: provider 'AWS' is not a provider name: lower-case letters and digits")
 case("instances_short_row", "a row with a field missing", {INST: replace_line(INST, 4, "aws,p3.16xlarge,NVIDIA V100-SXM2-16GB,8,16,64,488,,V100-SXM2-16GB")},
      error=INST_RE + r":4: has 9 fields, the header has 10")
 case("instances_unclosed_quote", "a quote opened and never closed: the rest of the file is one cell",

@@ -12,6 +12,7 @@ import polars as pl
 
 from pipelines.config import Paths
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
+from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.defs.report.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
@@ -172,6 +173,11 @@ def stale_after_days(conn) -> int:
     return report_settings(conn)["stale_after_days"]
 
 
+def _headline(conn) -> tuple[str, ...]:
+    """report.toml's headline_offer_kinds: the kinds the atlas's "cheapest" considers, as the report's."""
+    return tuple(report_settings(conn)["headline_offer_kinds"] or HEADLINE_DEFAULT)
+
+
 def _option_costs(conn, ranked: pl.DataFrame, price_date) -> pl.DataFrame:
     """The pairs of `ranked` under report.toml's other pricing options, in the atlas's regions."""
     options = report_settings(conn)["pricing_models"] or []
@@ -207,7 +213,7 @@ def atlas_costs(settings: PipelineSettings):
         priced = metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices)
         priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),
                                      read_table(conn, "stg_pue"))
-        ranked = with_price_age(metrics.rank(priced), price_date, stale_after_days(conn))
+        ranked = with_price_age(metrics.rank(priced, _headline(conn)), price_date, stale_after_days(conn))
         options = _option_costs(conn, ranked, price_date)
         ranked = metrics.with_cheapest_option(ranked, options)
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))
@@ -227,12 +233,13 @@ def atlas_unpriced(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "atlas_unpriced", preview=True)
 
 
-@atlas_asset("atlas_trend", ["atlas_costs"], "The cheapest cost to train per benchmark model and round, and its change.",
+@atlas_asset("atlas_trend", ["atlas_costs", "stg_report_settings"],
+             "The cheapest cost to train per benchmark model and round, and its change.",
         kinds=("duckdb", "polars"))
 @input_errors_as_failures
 def atlas_trend(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        write_frame(conn, "atlas_trend", metrics.trend(read_table(conn, "atlas_costs")))
+        write_frame(conn, "atlas_trend", metrics.trend(read_table(conn, "atlas_costs"), _headline(conn)))
         return _done(conn, "atlas_trend", preview=True)
 
 

@@ -45,9 +45,8 @@ from pipelines.domain.offers import SELLER_ALIASES, SELLERS, seller
 from pipelines.domain.errors import InputError
 from pipelines.domain.pricing import COMMITMENTS, PAYMENT_OPTIONS, PRICING_MODELS
 from pipelines.ingest.csv_table import read_text
-from pipelines.ingest.names import not_one_of
+from pipelines.ingest.names import not_one_of, provider_problem
 
-PROVIDERS = ("aws", "gcp", "azure")
 
 RESERVED_CLASSES = ("standard", "convertible")  # AWS reserved instances
 SAVINGS_PLAN_CLASSES = ("compute", "ec2_instance")  # AWS Compute and EC2 Instance Savings Plans
@@ -218,9 +217,10 @@ def _normalized_row(path: Path, rel: str, line: int, cell: dict[str, str]) -> di
     for name in ("provider", "region", "instance_type", "usd_per_hour", "as_of", "source"):
         if not cell[name]:
             raise InputError(path, f"{line} column {name}", "is empty")
-    provider = cell["provider"].lower()
-    if provider not in PROVIDERS:
-        raise InputError(path, f"{line} column provider", not_one_of(cell["provider"], PROVIDERS))
+    provider = cell["provider"].lower()  # "AWS" is aws: a price file's providers are read case-blind
+    problem = provider_problem(provider)
+    if problem:
+        raise InputError(path, f"{line} column provider", problem)
     currency = cell.get("currency", "USD") or "USD"
     if currency.upper() != "USD":
         raise InputError(path, f"{line} column currency", f"currency {currency!r} is not USD; convert explicitly first")

@@ -55,11 +55,11 @@ import polars as pl
 from pipelines.domain.offers import AUCTION, LIST, MARKETPLACE
 from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import read_text
+from pipelines.ingest.names import provider_problem
 from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame
 
 # prices/skypilot_<date>/<cloud>/vms.csv, as a path relative to the price folder
 LAYOUT = re.compile(r"(?:^|/)skypilot_(?P<date>[^/]*)/(?P<cloud>[^/]+)/vms\.csv$")
-PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9]*$")
 # AWS zone ids of the region itself (use1-az2); Local and Wavelength Zones (use1-atl2-az1) are not
 # the region's, and the AWS spot reader leaves them out of a region's figure too
 AWS_REGION_ZONE = re.compile(r"^[a-z]+\d+-az\d+$")
@@ -99,7 +99,7 @@ def snapshot(path: Path, rel: str) -> tuple[str, date]:
                                      "the catalog's own <cloud>/vms.csv under a folder named for its date")
     day = parse_day(found.group("date"), path, "folder name skypilot_<YYYY-MM-DD>")
     cloud = found.group("cloud")
-    if not PROVIDER_NAME.match(cloud):
+    if provider_problem(cloud):
         lowered = re.sub(r"[^a-z0-9]", "", cloud.lower())
         raise InputError(path, "folder name", f"cloud folder {cloud!r} is not a provider name (lower-case letters "
                                               f"and digits, as SkyPilot names clouds): it would be a second name "
