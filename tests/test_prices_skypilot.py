@@ -255,3 +255,32 @@ def test_aws_gpu_spot_per_zone(tmp_path):
     assert "p5e.48xlarge" not in catalog.offers["instance_type"].to_list()
     assert catalog.skipped == {"no on-demand price (empty or zero Price: not sold)": 2,
                                "AWS Local or Wavelength Zone (not the region's own zone)": 1}
+
+
+# ---- issue 44: each catalog read right, on its real rows ---------------------------------------------------------
+def test_vast_writes_all_gpus_memory_and_0_00_means_no_spot_price(tmp_path):
+    path, rel = snapshot(tmp_path, "vast")
+    catalog = read_catalog(path, rel)
+    offer = rows(catalog.offers, instance_type="8x-H100_SXM-32-65536")[0]
+    # 652472 MiB for the 8 GPUs: 652472 / 8 / 1024 = 79.65 GB each; the type names the SXM part
+    assert (offer["accelerator_count"], offer["form_factor"], offer["offer_kind"]) == (8, "SXM", "marketplace")
+    assert offer["accelerator_memory_gb"] == pytest.approx(652472 / 8 / 1024)
+    assert set(catalog.prices["pricing_model"]) == {"on_demand"}  # every SpotPrice is 0.00: none, never $0
+    assert rows(catalog.prices, instance_type="8x-H100_SXM-32-65536")[0]["usd_per_hour"] == 16.0
+
+
+def test_prime_intellect_is_a_marketplace_with_all_gpus_memory(tmp_path):
+    path, rel = snapshot(tmp_path, "primeintellect")
+    offers = {r["instance_type"]: r for r in read_catalog(path, rel).offers.to_dicts()}
+    h100, h200 = offers["primecompute__8xH100_80GB__104__752"], offers["datacrunch__8xH200_141GB__176__1450"]
+    assert (h100["accelerator_memory_gb"], h100["offer_kind"]) == (80.0, "marketplace")  # 655360 / 8 / 1024
+    assert h200["accelerator_memory_gb"] == pytest.approx(141.0)  # 1155072 / 8 / 1024
+
+
+def test_oci_hgx_shapes_and_verda_s_types_are_sxm(tmp_path):
+    path, rel = snapshot(tmp_path, "oci")
+    forms = {r["instance_type"]: r["form_factor"] for r in read_catalog(path, rel).offers.to_dicts()}
+    # BM.GPU.H100.8 and BM.GPU.A100-v2.8 are HGX boards; the RTX PRO 6000 shape is PCIe cards, the MI300X OAM modules
+    assert forms == {"BM.GPU.H100.8": "SXM", "BM.GPU.A100-v2.8": "SXM", "BM.GPU.RTXPRO.8": None, "BM.GPU.MI300X.8": None}
+    path, rel = snapshot(tmp_path, "verda", "verda_sxm_vms.csv")
+    assert {r["form_factor"] for r in read_catalog(path, rel).offers.to_dicts()} == {"SXM"}  # 2H200.141S.88V

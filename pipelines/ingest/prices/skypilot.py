@@ -23,9 +23,12 @@ Traps of the real files, each handled here once:
   is a name, not a dict.
 - Memory per GPU comes from Gpus[0].MemoryInfo.SizeInMiB, never TotalGpuMemoryInMiB (Lambda writes the
   per-GPU size there). RunPod writes gigabytes in SizeInMiB (80 for an 80 GB card): a SizeInMiB under
-  1,024 is read as GB, since no training GPU has less than 1 GiB.
+  1,024 is read as GB, since no training GPU has less than 1 GiB. Vast.ai and Prime Intellect write the
+  memory of all the offer's GPUs there (Vast's 8x H100 SXM: 652472 MiB): divided by the GPU count.
 - Form factor (SXM, PCIe, NVL) comes from the accelerator name, the GpuInfo name or the instance type
-  (RunPod's A100-80GB is "A100 PCIe" in GpuInfo); where none says it, it stays unknown.
+  (RunPod's A100-80GB is "A100 PCIe" in GpuInfo; Vast's 8x-H100_SXM-...); where none says it, a cloud's own
+  naming may: OCI's bare-metal 8-GPU NVIDIA HGX shapes (BM.GPU.H100.8, BM.GPU.H200.8, BM.GPU.A100-v2.8, BM.GPU4.8,
+  BM.GPU3.8 ...; not BM.GPU.RTXPRO.8, PCIe cards, nor the MI300X's OAM modules) are SXM boards, and Verda's types with an S after the memory (1H100.80S.30V) are SXM. Else it stays unknown.
 - Rows repeat per availability zone. One price repeated over a region's zones is one regional price;
   where zone spot prices differ, the region's spot price is their median with the zone count, min and
   max (as aws_spot.py keeps for EC2's spot history; like it, AWS Local and Wavelength Zones such as
@@ -69,6 +72,8 @@ PLACEHOLDERS = {"n/a", "na", "none", "null", "nan", "tbd", "-", "?", "unknown"}
 GCP_PLACEHOLDER = 700.0  # SkyPilot's fetch_gcp writes 700.0 for TPU zones without a price
 # Clouds whose catalog price is a market's, not the provider's own rate (module docstring)
 MARKETS = {"vast": MARKETPLACE, "primeintellect": MARKETPLACE, "mithril": AUCTION}
+# Clouds whose MemoryInfo.SizeInMiB holds the memory of all the offer's GPUs, not one's (module docstring)
+TOTAL_MEMORY_CLOUDS = {"vast", "primeintellect"}
 
 OFFER_SCHEMA = {
     "provider": pl.Utf8, "instance_type": pl.Utf8, "catalog_accelerator": pl.Utf8, "gpu_name": pl.Utf8,
@@ -192,11 +197,16 @@ def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
     info = gpu_info(path, line, cell.get("GpuInfo", ""))
     gpu = info.get("Gpus", [{}])[0] if isinstance(info.get("Gpus"), list) and info.get("Gpus") else {}
     gpu_name = str(gpu.get("Name") or info.get("Name") or "") or None
+    count = _count(path, line, cell["AcceleratorCount"])
+    memory = _memory_gb(gpu)
+    if memory is not None and provider in TOTAL_MEMORY_CLOUDS:
+        memory /= count
     return {
         "provider": provider, "instance_type": instance_type, "catalog_accelerator": accelerator,
-        "gpu_name": gpu_name, "form_factor": form_factor(accelerator, gpu_name, instance_type),
-        "accelerator_count": _count(path, line, cell["AcceleratorCount"]),
-        "accelerator_memory_gb": _memory_gb(gpu),
+        "gpu_name": gpu_name,
+        "form_factor": form_factor(accelerator, gpu_name, instance_type) or type_form_factor(provider, instance_type),
+        "accelerator_count": count,
+        "accelerator_memory_gb": memory,
         "vcpus": _number(path, line, "vCPUs", cell.get("vCPUs", "")),
         "memory_gib": _number(path, line, "MemoryGiB", cell.get("MemoryGiB", "")),
         "offer_kind": offer_kind(provider, instance_type), "file": "", "line": line,
@@ -281,6 +291,16 @@ def form_factor(*names: str | None) -> str | None:
             if re.search(rf"\b{key}\d*\b", words) or re.search(rf"\d{key}\b", words):
                 return form
     return None
+
+
+# The form factor a cloud's own instance-type naming states where no name says SXM, PCIe or NVL (module docstring).
+_TYPE_FORMS = {"oci": (re.compile(r"^BM\.GPU(\.H100|\.H200|\.A100-v2|\.B4|\.B200|\.B300|3|4)\.8$"), "SXM"),
+               "verda": (re.compile(r"^\d+[A-Z]\w*\.\d+S\b"), "SXM")}
+
+
+def type_form_factor(provider: str, instance_type: str) -> str | None:
+    rule = _TYPE_FORMS.get(provider)
+    return rule[1] if rule and rule[0].match(instance_type) else None
 
 
 def offer_kind(provider: str, instance_type: str) -> str:
