@@ -71,7 +71,7 @@ def test_bom_crlf_extra_columns_and_blank_lines_are_read(tmp_path):
         (HEADER + ROW.replace("2022-02-08", "2022-02-30"), "2 column as_of", "not a date"),
         (HEADER + ROW.replace("2022-02-08", "08/02/2022"), "2 column as_of", "not a date"),
         (HEADER + ROW.replace("2022-02-08", "1999-01-01"), "2 column as_of", "before"),
-        (HEADER + ROW.replace("aws,", "oracle,", 1), "2 column provider", "not one of"),
+        (HEADER + ROW.replace("aws,", "oracle cloud,", 1), "2 column provider", "is not a provider name"),
         (HEADER + ROW.replace("AWS list price", ""), "2 column source", "empty"),
         (HEADER + ROW + "aws,us-east-1\n", "3", "fields"),
         (HEADER + ROW + ROW.replace("32.7726", "33"), "3", "conflicting"),
@@ -244,3 +244,17 @@ def test_savings_plan_classes_tell_the_two_aws_plans_apart(tmp_path):
     )
     frame = read(tmp_path, text)
     assert frame.select("offering_class", "usd_per_hour").rows() == [("compute", 15.3704), ("ec2_instance", 14.1)]
+
+
+def test_a_price_above_1000_usd_per_accelerator_hour_is_refused(tmp_path):
+    """Fetched data is untrusted (issue 44): a one-GPU instance at 1,500 USD/h is under the 2,000 USD/h an instance
+    may cost but no accelerator's rate; 1,000 USD/h is still read."""
+    one = instances().head(1).with_columns(pl.lit("p9.xlarge").alias("instance_type"),
+                                           pl.lit(1, instances()["accelerator_count"].dtype).alias("accelerator_count"))
+    header = "provider,region,instance_type,usd_per_hour,as_of,source\n"
+    path = write(tmp_path / "p.csv", header + "aws,us-east-1,p9.xlarge,3.0,2024-01-01,ok\naws,us-east-1,p9.xlarge,1500,2024-02-01,x\n")
+    with pytest.raises(InputError) as error:
+        read_price_file(path, pl.concat([instances(), one]))
+    assert "p.csv:3 (p9.xlarge): 1500 USD/h is 1,500.00 USD per accelerator-hour for its 1 accelerators" in str(error.value)
+    path = write(tmp_path / "q.csv", header + "aws,us-east-1,p9.xlarge,1000,2024-02-01,x\n")
+    assert read_price_file(path, pl.concat([instances(), one]))["usd_per_hour"].to_list() == [1000.0]

@@ -85,6 +85,9 @@ PRICE_COLUMNS = list(PRICE_SCHEMA)
 # The dearest on-demand instance any provider lists is a few hundred USD/h; anything above this
 # is a unit mix-up (per month, per 1000 hours, another currency) rather than a price.
 MAX_USD_PER_HOUR = 2000.0
+# Per accelerator, no training accelerator rents for more than a few tens of USD an hour: above this a price is a
+# unit mix-up or a fetched file gone wrong, refused with its file and line (read.py, once the instance is known).
+MAX_USD_PER_ACCELERATOR_HOUR = 1000.0
 # Cloud on-demand prices do not exist before EC2's launch: an earlier date is a typo.
 EARLIEST_DATE = date(2006, 1, 1)
 

@@ -27,7 +27,8 @@ from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.instances import check_instances
 from pipelines.domain.offers import certainty_expr, offer_kind_expr
 from pipelines.domain.pricing import PRICE_OPTION, PRICING_MODELS
-from pipelines.ingest.prices.normalized import PRICE_COLUMNS, empty_prices, read_normalized_csv
+from pipelines.ingest.prices.normalized import (MAX_USD_PER_ACCELERATOR_HOUR, PRICE_COLUMNS, empty_prices,
+                                                read_normalized_csv)
 
 # Files in a price folder that are not price files: notes and in-flight downloads.
 _SKIPPED_SUFFIXES = (".md", ".txt", ".part", ".tmp")
@@ -69,7 +70,8 @@ def read_price_file(path: Path, instances: pl.DataFrame, root: Path | None = Non
     path = Path(path)
     root = Path(root) if root is not None else path.parent
     check_instances(instances)
-    return _finish(_parse(path, _relative(path, root), instances).combine(instances, root), root)
+    return _refuse_absurd(_finish(_parse(path, _relative(path, root), instances).combine(instances, root), root),
+                          instances, root)
 
 
 def read_price_folder(folder: Path, instances: pl.DataFrame) -> pl.DataFrame:
@@ -87,7 +89,22 @@ def read_price_folder(folder: Path, instances: pl.DataFrame) -> pl.DataFrame:
     parts = Parts()
     for path in files:
         parts.add(_parse(path, _relative(path, folder), instances))
-    return _finish(parts.combine(instances, folder), folder)
+    return _refuse_absurd(_finish(parts.combine(instances, folder), folder), instances, folder)
+
+
+def _refuse_absurd(prices: pl.DataFrame, instances: pl.DataFrame, root: Path) -> pl.DataFrame:
+    """Refuse a price above MAX_USD_PER_ACCELERATOR_HOUR per accelerator of its instance, naming its file and line:
+    fetched data is untrusted, and one absurd row would decide every "cheapest" it takes part in."""
+    per_accelerator = (prices.join(instances.select("provider", "instance_type", "accelerator_count"),
+                                   on=["provider", "instance_type"], how="inner")
+                       .filter(pl.col("usd_per_hour") / pl.col("accelerator_count") > MAX_USD_PER_ACCELERATOR_HOUR))
+    if per_accelerator.height:
+        r = per_accelerator.row(0, named=True)
+        raise InputError(root / r["file"], f"{r['line']} ({r['instance_type']})",
+                         f"{r['usd_per_hour']:g} USD/h is {r['usd_per_hour'] / r['accelerator_count']:,.2f} USD per "
+                         f"accelerator-hour for its {r['accelerator_count']} accelerators, above "
+                         f"{MAX_USD_PER_ACCELERATOR_HOUR:,.0f}: a unit mix-up, not a price")
+    return prices
 
 
 def _is_price_file(rel: Path) -> bool:
