@@ -100,7 +100,7 @@ def test_readme_shows_every_report_toml_key_in_a_file_that_reads(tmp_path: Path)
     path.write_text(example)
     config = parse_report_config(path)
     assert config.discounts and config.workloads and config.comparisons[0].instances[-1].region == "eastus2"
-    keys = set(re.findall(r"^\[*([a-z_]+)(?:\.[a-z_]+)?(?:\]+| =)", example, re.M))  # key = ..., [table], [[array]]
+    keys = set(re.findall(r"^\[*([a-z_]+)(?:\.[a-z0-9_]+)?(?:\]+| =)", example, re.M))  # key = ..., [table], [[array]]
     expected = (set(report_config._KEYS) | set(report_config._COMPARISON_KEYS) | report_config._DISCOUNT_KEYS
                 | report_config._WORKLOAD_KEYS)
     assert expected <= keys, expected - keys
