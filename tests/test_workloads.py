@@ -248,3 +248,15 @@ def test_pipeline_refuses_an_unknown_system_with_the_valid_names(tmp_path):
     failed = [e.event_specific_data.description for e in checks if not e.event_specific_data.passed]
     assert ("throughput/own.csv:2 column system: unknown system 'aws/big.8:'; did you mean 'aws/big.8x'? "
             "(known systems: aws/big.8x, aws/small.8x, sysA, sysB)") in failed
+
+
+def test_a_workload_file_left_without_its_declaration_says_so_once_with_every_line():
+    """Issue 43: a copy of raw/ whose report.toml drops the example workload named throughput/example_workload.csv
+    three times on one line, with no hint. Now: one problem per file, column and name, its lines, and what to do."""
+    from pipelines.defs.report.checks import _name_problems
+
+    rows = [("throughput/example_workload.csv", line, "resnet_inhouse") for line in (2, 3, 4)]
+    (problem,) = _name_problems(rows, [(2, "benchmark", ["resnet", "bert"])])
+    assert problem.startswith("throughput/example_workload.csv:2, 3, 4 column benchmark: unknown benchmark "
+                              "'resnet_inhouse'")
+    assert problem.endswith("a workload of your own is declared in report.toml ([workloads.<name>]), else remove its rows")

@@ -79,15 +79,20 @@ def _known_benchmarks(conn) -> list[str]:
     return [*MLPERF_BENCHMARKS, *workloads]
 
 
+# what to do about an unknown benchmark: a team's own workload is declared in report.toml
+_HINTS = {"benchmark": "; a workload of your own is declared in report.toml ([workloads.<name>]), else remove its rows"}
+
+
 def _name_problems(rows: list[tuple], checks: list[tuple[int, str, list[str]]]) -> list[str]:
-    """rows of (file, line, value...); checks of (value index, column name, known values)."""
-    problems = []
+    """rows of (file, line, value...); checks of (value index, column name, known values). One problem per file,
+    column and unknown name, with every line it is on ("example_workload.csv:2, 3, 4 column benchmark: ...")."""
+    lines: dict[tuple[str, str, str], list[str]] = {}
     for row in rows:
         for index, column, known in checks:
             problem = unknown_name(column, row[index], known)
             if problem:
-                problems.append(f"{row[0]}:{row[1]} column {column}: {problem}")
-    return problems
+                lines.setdefault((row[0], column, problem + _HINTS.get(column, "")), []).append(str(row[1]))
+    return [f"{file}:{', '.join(at)} column {column}: {problem}" for (file, column, problem), at in lines.items()]
 
 
 def _throughput_problems(conn) -> list[str]:
