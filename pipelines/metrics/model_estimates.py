@@ -9,6 +9,9 @@ For each accelerator model with an LLM result (the llm_throughput mart), the bas
      gpu_hours is their median, gpu_hours_low/high their least and greatest.
 On an offer of k accelerators per instance at p USD per instance-hour, for a cluster of `accelerators`:
   instances = ceil(accelerators / k); hours = gpu_hours / (instances x k); cost = gpu_hours / k x p.
+A cluster of several instances is built of nodes of at least MIN_NODE_ACCELERATORS accelerators, as MLPerf's
+multi-node LLM results are (8-GPU HGX nodes, GB200's 4-GPU trays): 1,024 one-GPU VMs are not a training cluster
+the measured throughput could stand for, so such offers price a model only where one instance holds it.
 With deadline_days, the cluster is the smallest of 8 x 2^i accelerators (up to `accelerators`, if given)
 whose median time is within the deadline, else the largest tried.
 """
@@ -22,6 +25,7 @@ import polars as pl
 
 from pipelines.domain.llm import LLM_BENCHMARKS, DescribedModel, model_flops
 
+MIN_NODE_ACCELERATORS = 4  # the smallest node of a multi-instance cluster (module docstring)
 CLUSTER_SIZES = tuple(8 * 2 ** i for i in range(14))  # 8 .. 65,536 accelerators: the sizes a deadline tries
 
 ESTIMATE_COLUMNS = {
@@ -99,6 +103,8 @@ def model_estimates(model: DescribedModel, throughput: pl.DataFrame, offers: pl.
             continue
         k = o["instance_accelerators"]
         instances = math.ceil(size / k)
+        if instances > 1 and k < MIN_NODE_ACCELERATORS:
+            continue
         out.append({
             "model": model.name, "provider": o["provider"], "region": o["region"], "instance_type": o["instance_type"],
             "accelerator_model": o["accelerator_model"], "instance_accelerators": k, "instances": instances,

@@ -29,7 +29,8 @@ from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
 from pipelines.domain import offers
 from pipelines.publish.benchmark_table import benchmarks_table
-from pipelines.publish.report_answer import ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings
+from pipelines.publish.report_answer import (ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings,
+                                             model_rows)
 from pipelines.publish.report_changes import UNMOVED, Changes, changes_chapter
 from pipelines.publish.report_pricing import Pricing
 from pipelines.publish.report_sections import (BenchmarkSection, Paying, Section, Sources, comparison_section,
@@ -137,7 +138,10 @@ def build_context(
     pricing = report_pricing(settings, options if options is not None else cost)
     where = {(b.comparison_id, b.benchmark): Where(b.heading.number, b.heading.anchor, b.short)
              for s in sections for b in s.benchmarks}
-    answer = Answer(ANSWER, answer_table(answer_number, offers, where),
+    described = (model_rows(models["model_estimates"], tuple(
+        (Where(s.heading.number, s.heading.anchor, s.title), s.name)
+        for s in model_chap.models), sources.pricing.headline_kinds) if model_chap else ())
+    answer = Answer(ANSWER, answer_table(answer_number, offers, where, described),
                     answer_figure(answer_chart, offers, where) if answer_chart else None)
     return Report(
         front=front(settings, dates, generated_on, sections, (ANSWER, *(s.heading for s in sections),

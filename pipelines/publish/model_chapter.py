@@ -35,6 +35,7 @@ class ModelSection:
     table: Table
     not_priced: str
     figure: Figure | None = None  # cost against wall-clock time, one point per offer and pricing option
+    name: str = ""  # the model's name in report.toml ([models.<name>])
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def model_section(number: str, m: DescribedModel, estimates: pl.DataFrame, not_p
         Heading(number, m.title, f"model-{m.name.replace('_', '-')}"), m.title, m.description, _facts(m),
         cheapest, cheapest_any, fastest, deadline, table,
         f"Not priced, having no closed-division MLPerf {m.kind} LLM result: {gap_text}." if gap_text else "",
-        cost_time_figure(numbering.figure(), m.title, rows, cache) if rows.height else None)
+        cost_time_figure(numbering.figure(), m.title, rows, cache) if rows.height else None, m.name)
 
 
 THROUGHPUT_COLUMNS = (Column("Benchmark", header=True), Column("Accelerator"), Column("Results", numeric=True),

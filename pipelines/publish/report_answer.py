@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipelines.domain import offers
+from pipelines.domain.best import pick
 from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
@@ -140,10 +141,66 @@ def answer_rows(offers: pl.DataFrame, sections: dict[tuple[str, str], Section]) 
     return tuple(row for _, row in rows)
 
 
-def answer_table(number: int, offers: pl.DataFrame, sections: dict[tuple[str, str], Section]) -> Table:
-    return Table(number, "The cheapest way to train each benchmark, over every pricing option and on demand; the "
-                         "fastest; the savings against the baseline",
-                 COLUMNS, answer_rows(offers, sections), css="answer-table", csv="cheapest_offers", cards=True,
+def _model_offer(r: dict) -> str:
+    return f"{r['instances']:,} × {labels.instance(r['provider'], r['instance_type'])}"
+
+
+def _model_cost(r: dict) -> Cell:
+    """The estimate's cost, with the range over its basis results (model_estimates.basis_results, "; "-separated)."""
+    count = len(r["basis_results"].split("; ")) if r["basis_results"] else 0
+    return Cell(fmt.usd(r["cost_usd"], 0), sort=r["cost_usd"], strong=True,
+                subs=(f"{fmt.usd(r['cost_usd_low'], 0)}–{fmt.usd(r['cost_usd_high'], 0).lstrip('$')} · "
+                      f"{count} result{'s' if count != 1 else ''}",))
+
+
+def model_rows(estimates: pl.DataFrame, models: tuple[tuple[Section, str], ...],
+               headline_kinds: tuple[str, ...] = offers.HEADLINE_DEFAULT) -> tuple[Row, ...]:
+    """A row per described model (report.toml [models]), picked by the same rule as the benchmarks' rows
+    (domain/best.py) from data/model_estimates.csv: its cheapest offer over every pricing option and on demand, the
+    fastest, and the cheapest auction or marketplace offer. No baseline: a model is not compared with one.
+    `models`: each model's section and its name in report.toml."""
+    rows = []
+    for where, name in models:
+        mine = estimates.filter(pl.col("model") == name)
+        kind = pl.col("offer_kind").fill_null(offers.LIST)
+        headline, market = mine.filter(kind.is_in(list(headline_kinds))), mine.filter(~kind.is_in(list(headline_kinds)))
+        head = Cell(f"{where.number} {name}", link=where.anchor, subs=("your model",))
+        group = "Your models (report.toml [models]): priced from MLPerf-measured throughput" if not rows else None
+        best = pick(headline, [], "cost", cost="cost_usd", time="hours")
+        if best.is_empty():
+            rows.append(Row((head,), span="no offer with an MLPerf LLM result for its accelerators", group=group))
+            continue
+        b = best.row(0, named=True)
+        od = pick(headline.filter(pl.col("pricing_option") == "on_demand"), [], "cost", cost="cost_usd", time="hours")
+        fast = pick(headline.filter(pl.col("pricing_option") == "on_demand"), [], "time", cost="cost_usd", time="hours")
+        m = pick(market, [], "cost", cost="cost_usd", time="hours")
+        on_demand = od.row(0, named=True) if od.height else None
+        f = fast.row(0, named=True) if fast.height else None
+        mk = m.row(0, named=True) if m.height else None
+        rows.append(Row((
+            head,
+            Cell(_model_offer(b), strong=True, names=True,
+                 subs=(f"{option_label(b['pricing_option']).lower()} · {fmt.wall_clock(b['hours'])}",)),
+            _model_cost(b),
+            Cell(_model_offer(on_demand), names=True, subs=(fmt.wall_clock(on_demand["hours"]),)) if on_demand
+            else Cell("–"),
+            Cell(fmt.usd(on_demand["cost_usd"], 0), sort=on_demand["cost_usd"]) if on_demand else Cell("–"),
+            (Cell(f"tie: {f['tied']} offers", subs=(f"{fmt.wall_clock(f['hours'])} · from {fmt.usd(f['cost_usd'], 0)}",))
+             if f and f["tied"] > 1 else Cell(_model_offer(f), names=True,
+                                              subs=(f"{fmt.wall_clock(f['hours'])} · {fmt.usd(f['cost_usd'], 0)}",))
+             if f else Cell("–")),
+            Cell(_model_offer(mk), names=True, subs=(f"{mk['offer_kind']} · {fmt.usd(mk['cost_usd'], 0)}",))
+            if mk else Cell("–"),
+            Cell("–", subs=("no baseline",)),
+        ), group=group))
+    return tuple(rows)
+
+
+def answer_table(number: int, offers: pl.DataFrame, sections: dict[tuple[str, str], Section],
+                 models: tuple[Row, ...] = ()) -> Table:
+    return Table(number, "The cheapest way to train each benchmark (and each model you described), over every "
+                         "pricing option and on demand; the fastest; the savings against the baseline",
+                 COLUMNS, answer_rows(offers, sections) + models, css="answer-table", csv="cheapest_offers", cards=True,
                  sortable=False, fixed=True)
 
 
