@@ -185,3 +185,28 @@ def test_the_pdf_says_what_an_auction_price_is_and_what_each_benchmark_trains(bu
     whole = " ".join(" ".join(bundled_pdf_texts).split())
     assert "SCROLLS GovReport" in whole and "eval loss <= 0.925" in whole
     assert "sections 2–2" not in whole
+
+
+def test_the_report_and_the_atlas_agree_on_every_shared_figure(bundled_run, sample_atlas_run):
+    """One answer everywhere (issue 43): the same MLPerf result (round, system, benchmark) on the same instance, on
+    demand, has the same time in the report and the atlas; at the same price it costs the same, and prices of the
+    same date are the same price."""
+    key = ["round", "system", "benchmark", "provider", "region", "instance_type"]
+    report = (pl.read_csv(bundled_run.reports / "latest" / "data" / "cost_to_train.csv", infer_schema_length=None)
+              .filter((pl.col("pricing_option") == "on_demand") & pl.col("cost_to_train_usd").is_not_null()
+                      & (pl.col("time_origin") == "MLPerf result"))
+              .select(*key, "time_to_train_minutes", "usd_per_hour", "cost_to_train_usd", "price_as_of"))
+    atlas = pl.read_csv(sample_atlas_run.published / "data" / "atlas.csv", infer_schema_length=None)
+    if "pricing_option" in atlas.columns:  # the atlas's export holds every way to pay: on demand here
+        atlas = atlas.filter(pl.col("pricing_option").fill_null("on_demand") == "on_demand")
+    atlas = (atlas.filter(pl.col("instances_needed") == 1)
+             .select(*key, "time_to_train_minutes", "usd_per_hour", "cost_to_train_usd", "price_as_of"))
+    shared = report.join(atlas, on=key, suffix="_atlas")
+    assert shared.height, "no result priced on the same instance in both"
+    for r in shared.iter_rows(named=True):
+        where = f"{r['round']} {r['system']} {r['benchmark']} on {r['provider']} {r['instance_type']}"
+        assert r["time_to_train_minutes"] == pytest.approx(r["time_to_train_minutes_atlas"], rel=1e-6), where
+        if r["price_as_of"] == r["price_as_of_atlas"]:
+            assert r["usd_per_hour"] == r["usd_per_hour_atlas"], where
+        if r["usd_per_hour"] == r["usd_per_hour_atlas"]:
+            assert r["cost_to_train_usd"] == pytest.approx(r["cost_to_train_usd_atlas"], rel=1e-9), where
