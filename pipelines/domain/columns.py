@@ -273,6 +273,10 @@ COLUMNS: dict[str, Column] = {
         ("price_as_of", "its price's date", None), ("price_age_days", "its price's age at the price date, days", "count"),
         ("certainty", "exact or approximate: its price as checked", None),
     ) if offer in ("cheapest", "market") or name != "pricing_option"},  # the other two are on demand by definition
+    # the market's price index (pipelines/metrics/price_index.py)
+    "price_kind": Column("list (the providers' published on-demand rates, quotes included) or spot"),
+    "cheapest_usd": Column("the least price of an accelerator-hour among those offers, US dollars", "usd_per_hour"),
+    "median_usd": Column("the median price of an accelerator-hour among those offers, US dollars", "usd_per_hour"),
     "fastest_tied": Column("how many offers share the fastest time (they stand for one measured result): the answer "
                            "says tie when more than one", "count"),
     "previous_cost_usd": Column("cost to train at the previous snapshot's prices", "usd"),
@@ -482,6 +486,9 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
                                                 "kwh"),
     ("atlas_scores", "energy_kwh"): Column("measured energy of the training run, kWh (energy_joules / 3,600,000)",
                                            "kwh"),
+    ("price_index", "offers"): Column("the priced instances with the accelerator whose price of that kind is in force "
+                                      "at the date", "count"),
+    ("price_index", "as_of"): Column("the snapshot date: the prices in force then (each the newest dated on or before)"),
     ("stg_mlperf_runs", "energy_joules"): Column("measured energy of this run, joules (its node and switch logs)"),
     ("atlas_runs", "energy_joules"): Column("measured energy of this run, joules (its node and switch logs)"),
     ("stg_mlperf_runs", "energy_kwh"): Column("measured energy of this run, kWh", "kwh"),
@@ -499,6 +506,8 @@ DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
         "price_history": ("price_history", "every price of every snapshot, every pricing model"),
         "price_changes": ("price_changes", "prices that changed since the previous snapshot"),
         "cost_changes": ("cost_changes", "what those price changes do to cost to train and rank"),
+        "price_index": ("price_index", "the cheapest and median price per accelerator-hour of each current accelerator "
+                                       "at every snapshot, list and spot apart"),
         "time_to_train": ("time_to_train", "the time to train of every measured system and benchmark"),
         "input_files": ("input_files", "every input file with its SHA-256 and the rows taken from it"),
         "mlperf_scores": ("stg_mlperf_scores", "MLPerf scores computed from the result trees"),

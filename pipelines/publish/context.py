@@ -29,6 +29,7 @@ from pipelines.publish.numbering import Numbering
 from pipelines.publish.records import Counts, Front, Heading, Table
 from pipelines.domain import offers
 from pipelines.publish.benchmark_table import benchmarks_table
+from pipelines.publish.price_index import PriceIndex, price_index_part
 from pipelines.publish.report_answer import (ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings,
                                              model_rows)
 from pipelines.publish.report_changes import UNMOVED, Changes, changes_chapter
@@ -66,6 +67,7 @@ class Report:
     pricing: ReportPricing
     unknown_accelerators: str = ""  # "V100 (lambda, 2 offers); ...": catalog offers never priced
     benchmark_table: Table | None = None  # what one run of each benchmark trains (methodology)
+    price_index: PriceIndex | None = None  # the market's price per accelerator-hour over the snapshots
     offer_kinds: tuple[str, ...] = tuple(offers.MEANING.values())  # what each kind of price is, in words
     models: ModelChapter | None = None  # "Your model's cost": report.toml's described models (publish/model_chapter.py)
 
@@ -105,6 +107,7 @@ def build_context(
     unknown_accelerators: pl.DataFrame | None = None,
     chart_cache: ChartCache = NO_CACHE,
     models: dict[str, pl.DataFrame] | None = None,
+    price_index: pl.DataFrame | None = None,
 ) -> Report:
     """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows;
     `cheapest` the cheapest_options mart (the cheapest option per instance, in the pricing tables);
@@ -122,6 +125,8 @@ def build_context(
         len(sections) + 2, cost=cost, cost_changes=cost_changes, price_changes=price_changes,
         comparison_titles={s.heading.anchor: s.heading.title for s in sections},
         price_date=dates["price_date"], previous_date=sources.previous_date, numbering=numbering)
+    index = (price_index_part(price_index, dates["price_date"], numbering, chart_cache)
+             if price_index is not None else None)
     model_chap = None
     if models and models["stg_models"].height:
         model_chap = model_chapter(len(sections) + 3, described_models(models["stg_models"].to_dicts()),
@@ -151,7 +156,7 @@ def build_context(
         price_date=fmt.day(dates["price_date"]), previous_date=previous, answer=answer,
         sections=sections, changes=changes, paying=paying, methodology=methodology,
         appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
-        unknown_accelerators=unknown_list(unknown_accelerators), benchmark_table=benchmark_table, models=model_chap,
+        unknown_accelerators=unknown_list(unknown_accelerators), benchmark_table=benchmark_table, price_index=index, models=model_chap,
     )
 
 

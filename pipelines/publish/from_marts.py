@@ -40,6 +40,7 @@ def report_context(tables: dict[str, pl.DataFrame], chart_cache=None) -> dict:
         offers=tables["cheapest_offers"], options=all_options, cheapest=tables["cheapest_options"],
         unknown_accelerators=tables.get("catalog_unknown_accelerators"), chart_cache=chart_cache or NO_CACHE,
         models={name: tables[name] for name in MODEL_TABLES} if all(name in tables for name in MODEL_TABLES) else None,
+        price_index=tables.get("price_index"),
     )
 
 

@@ -23,7 +23,7 @@ from pipelines.warehouse import read_table
 # plus the staging tables whose rows it shows as they are.
 REPORT_MARTS = ["cheapest_offers", "cheapest_options", "cost_to_train", "cost_changes", "price_changes", "price_history",
                 "time_to_train", "input_files", "report_dates", "catalog_unknown_accelerators",
-                "model_estimates", "model_not_priced", "model_calibration", "llm_throughput"]
+                "model_estimates", "model_not_priced", "model_calibration", "llm_throughput", "price_index"]
 REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons", "stg_models"]
 REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
 EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)
@@ -90,6 +90,7 @@ EXPORTS = {
                                         "offer_kind"], True),
     "catalog_unknown_accelerators": ("catalog_unknown_accelerators", None, False),
     "price_changes": ("price_changes", None, False),
+    "price_index": ("price_index", None, False),
     "cost_changes": ("cost_changes", None, False),
     "time_to_train": ("time_to_train", None, False),
     "input_files": ("input_files", None, False),

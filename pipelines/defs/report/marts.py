@@ -23,6 +23,7 @@ from pipelines.domain.pricing import on_demand
 from pipelines.metrics.price_changes import offered, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.market import with_market
 from pipelines.metrics.price_age import with_price_age
+from pipelines.metrics.price_index import price_index as compute_price_index
 from pipelines.metrics.price_dates import report_dates as compute_report_dates
 from pipelines.metrics.pricing_options import apply_discounts, cheapest_options as compute_cheapest_options, choose_options
 from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
@@ -187,6 +188,18 @@ def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
         changes = compute_cost_changes(read_table(conn, "cost_to_train"), _cost_at(conn, previous))
         write_frame(conn, "cost_changes", changes)
         return _done(conn, "cost_changes")
+
+
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["stg_prices", "stg_instances"],
+          automation_condition=REGENERATE,
+          description="The market's price index: the cheapest and median USD per accelerator-hour of each current "
+                      "accelerator (H100, H200, B200, MI300X, A100 80 GB) at every snapshot date, list and spot apart "
+                      "(auction and marketplace offers left out); it grows with each fetch.")
+def price_index(settings: PipelineSettings) -> dg.MaterializeResult:
+    with settings.connect() as conn:
+        write_frame(conn, "price_index", compute_price_index(read_table(conn, "stg_prices"),
+                                                             read_table(conn, "stg_instances")))
+        return _done(conn, "price_index")
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["stg_catalog_offers"],

@@ -204,7 +204,9 @@ def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
     return {
         "provider": provider, "instance_type": instance_type, "catalog_accelerator": accelerator,
         "gpu_name": gpu_name,
-        "form_factor": form_factor(accelerator, gpu_name, instance_type) or type_form_factor(provider, instance_type),
+        # Prime Intellect names the upstream provider's own type (gpu_8x_h100_sxm5) in UpstreamCloudId
+        "form_factor": form_factor(accelerator, gpu_name, instance_type, cell.get("UpstreamCloudId"))
+        or type_form_factor(provider, instance_type),
         "accelerator_count": count,
         "accelerator_memory_gb": memory,
         "vcpus": _number(path, line, "vCPUs", cell.get("vCPUs", "")),
@@ -288,7 +290,8 @@ def form_factor(*names: str | None) -> str | None:
     for name in names:
         words = re.sub(r"[^a-z0-9]+", " ", (name or "").lower())
         for key, form in _FORMS:
-            if re.search(rf"\b{key}\d*\b", words) or re.search(rf"\d{key}\b", words):
+            # "sxm5", "sxm5x8" (Shadeform's lambdalabs_H100-sxm5x8: the part, then the count), "8xh100 sxm"
+            if re.search(rf"\b{key}\d*(?:x\d+)?\b", words) or re.search(rf"\d{key}\b", words):
                 return form
     return None
 
