@@ -6,7 +6,8 @@ A price says who set it and how it is paid; together they make its offer kind:
     spot         a provider's published interruptible rate
     commitment   a provider's published rate for a 1- or 3-year term (reserved, savings plan, committed use)
     quote        a price a user was quoted (a row of a normalized price file that says so)
-    marketplace  a host's own listing through an aggregator (Vast.ai, Prime Intellect, RunPod community pods)
+    marketplace  a host's own listing, or another cloud's offer resold, through an aggregator (Vast.ai, Lium, Prime
+                 Intellect, Shadeform, RunPod community pods)
     auction      a market's minimum or last bid (Mithril): no rate anyone can count on
 
 A price file says only who set the price (`SELLERS`: list, quote, marketplace, auction); the pricing model
@@ -28,7 +29,8 @@ MEANING = {
     SPOT: "spot: the provider's published interruptible rate; the instance can be taken back",
     COMMITMENT: "commitment: the provider's published rate for a 1- or 3-year term, billed every hour of it",
     QUOTE: "quote: a price a provider quoted to you, not published",
-    MARKETPLACE: "marketplace: a host's own listing through an aggregator; machines and prices vary by host",
+    MARKETPLACE: "marketplace: a host's own listing, or another cloud's offer resold, through an aggregator; machines "
+                 "and prices vary by host",
     AUCTION: "auction: the lowest bid the market accepts now; capacity and price are not held",
 }
 OFFER_KINDS = tuple(MEANING)

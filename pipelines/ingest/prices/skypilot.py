@@ -38,8 +38,9 @@ Traps of the real files, each handled here once:
 
 Who sets each price (`offer_kind`, domain/offers.py): Mithril's is an auction's minimum bid (auction: SkyPilot's
 fetch_mithril.py writes /v2/pricing/current's minimum_price_cents / 100 into both Price and SpotPrice); Vast.ai
-lists hosts' machines, Prime Intellect the cheapest live offer of its upstream providers and RunPod's
-*_COMMUNITY pods run on community hosts (marketplace); every other price is the provider's own (list).
+lists hosts' machines, Lium the cheapest live node of its hosts per shape and country (fetch_lium.py), Prime
+Intellect, Shadeform and Spheron resell other clouds' live offers, and RunPod's *_COMMUNITY pods run on community
+hosts (marketplace); every other price is the provider's own (list).
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ REQUIRED = ("InstanceType", "AcceleratorName", "AcceleratorCount", "Price", "Reg
 PLACEHOLDERS = {"n/a", "na", "none", "null", "nan", "tbd", "-", "?", "unknown"}
 GCP_PLACEHOLDER = 700.0  # SkyPilot's fetch_gcp writes 700.0 for TPU zones without a price
 # Clouds whose catalog price is a market's, not the provider's own rate (module docstring)
-MARKETS = {"vast": MARKETPLACE, "primeintellect": MARKETPLACE, "mithril": AUCTION}
+MARKETS = {"vast": MARKETPLACE, "primeintellect": MARKETPLACE, "lium": MARKETPLACE, "shadeform": MARKETPLACE,
+           "spheron": MARKETPLACE, "mithril": AUCTION}
 # Clouds whose MemoryInfo.SizeInMiB holds the memory of all the offer's GPUs, not one's (module docstring)
 TOTAL_MEMORY_CLOUDS = {"vast", "primeintellect"}
 
@@ -204,9 +206,9 @@ def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
     return {
         "provider": provider, "instance_type": instance_type, "catalog_accelerator": accelerator,
         "gpu_name": gpu_name,
-        # Prime Intellect names the upstream provider's own type (gpu_8x_h100_sxm5) in UpstreamCloudId
+        # Prime Intellect names the upstream provider's own type in UpstreamCloudId (gpu_8x_h100_sxm5, 8H100.80S.176V)
         "form_factor": form_factor(accelerator, gpu_name, instance_type, cell.get("UpstreamCloudId"))
-        or type_form_factor(provider, instance_type),
+        or type_form_factor(provider, instance_type) or upstream_form_factor(cell.get("UpstreamCloudId")),
         "accelerator_count": count,
         "accelerator_memory_gb": memory,
         "vcpus": _number(path, line, "vCPUs", cell.get("vCPUs", "")),
@@ -304,6 +306,12 @@ _TYPE_FORMS = {"oci": (re.compile(r"^BM\.GPU(\.H100|\.H200|\.A100-v2|\.B4|\.B200
 def type_form_factor(provider: str, instance_type: str) -> str | None:
     rule = _TYPE_FORMS.get(provider)
     return rule[1] if rule and rule[0].match(instance_type) else None
+
+
+def upstream_form_factor(upstream: str | None) -> str | None:
+    """The form factor an aggregator's upstream type names in a cloud's own naming (Prime Intellect's datacrunch
+    rows carry Verda's 8H100.80S.176V)."""
+    return next((form for pattern, form in _TYPE_FORMS.values() if upstream and pattern.match(upstream)), None)
 
 
 def offer_kind(provider: str, instance_type: str) -> str:
