@@ -70,8 +70,8 @@ def test_exclude_offer_kinds_leaves_those_prices_out(tmp_path):
     base = ('title = "t"\nbenchmarks = ["bert"]\n[regions]\naws = "us-east-1"\n[[comparisons]]\nid = "c"\n'
             'title = "c"\nbaseline = "aws/p5.48xlarge"\ninstances = ["aws/p5.48xlarge"]\n')
     path = tmp_path / "report.toml"
-    path.write_text('exclude_offer_kinds = ["marketplace", "community"]\n' + base)
-    assert parse_report_config(path).exclude_offer_kinds == ("marketplace", "community")
-    path.write_text('exclude_offer_kinds = ["auction"]\n' + base)
-    with pytest.raises(InputError, match=r"report\.toml:exclude_offer_kinds\[0\]: 'auction' is not an offer kind"):
+    path.write_text('exclude_offer_kinds = ["marketplace", "auction"]\n' + base)
+    assert parse_report_config(path).exclude_offer_kinds == ("marketplace", "auction")
+    path.write_text('exclude_offer_kinds = ["auctions"]\n' + base)
+    with pytest.raises(InputError, match=r"report\.toml:exclude_offer_kinds\[0\]: 'auctions' is not an offer kind"):
         parse_report_config(path)

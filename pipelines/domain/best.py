@@ -77,17 +77,20 @@ def _counting(group: list[str]) -> pl.Expr:
 
 def with_rank(rows: pl.DataFrame, group: list[str], by: Literal["cost", "time"], name: str,
               headline_kinds: tuple[str, ...] | list[str] | None = None, cost: str = COST,
-              time: str = TIME) -> pl.DataFrame:
+              time: str = TIME, shared: bool = False) -> pl.DataFrame:
     """`rows` with `name`: 1 for the pick of each `group`, then 2, 3, ... in the rule's order (no two rows share a
     rank: the rule breaks every tie). Offers of a kind outside `headline_kinds` (an auction's bid, a host's
-    listing) rank after every other, so they are never first; null where the figure is unknown."""
+    listing) rank after every other, so they are never first; null where the figure is unknown. `shared`: rows of
+    equal figure share the best of their ranks (1, 1, 1, 4: the atlas's one result submitted from three folders)."""
     measure = cost if by == "cost" else time
     market = (~pl.col("offer_kind").fill_null(LIST).is_in(list(headline_kinds)) if headline_kinds
               else pl.lit(False))
     indexed = _with_tie_columns(rows.drop(name, strict=False)).with_row_index("_row")
     ranked = (indexed.filter(pl.col(measure).is_not_null())
               .sort([*group, market, *order(by, cost, time)], nulls_last=True, maintain_order=True)
-              .with_columns(_counting(group).alias(name))
-              .select("_row", name))
+              .with_columns(_counting(group).alias(name), market.alias("_market")))
+    if shared:
+        ranked = ranked.with_columns(pl.col(name).min().over([*group, "_market", measure]))
+    ranked = ranked.select("_row", name)
     return (indexed.join(ranked, on="_row", how="left", maintain_order="left")
             .drop("_row", *_missing(rows)))

@@ -212,7 +212,10 @@ def rank(priced: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HEA
             *([pl.lit(None, pl.Int64).alias("energy_rank")] if "energy_basis" in priced.columns else []))
     cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
     headline = pl.col("offer_kind").fill_null("list").is_in(list(headline_kinds))
-    priced = with_rank(with_rank(priced, GROUP, "cost", "cost_rank", headline_kinds),
+    if "offer_kind" not in priced.columns:  # a price book without the catalogs: list prices
+        priced = priced.with_columns(pl.lit("list").alias("offer_kind"))
+    # one result submitted from several folders costs the same on an instance: those rows share a rank
+    priced = with_rank(with_rank(priced, GROUP, "cost", "cost_rank", headline_kinds, shared=True),
                        GROUP + ["accelerator_model"], "cost", "_model_rank", headline_kinds)
     return (
         priced.with_columns(
@@ -323,15 +326,16 @@ def with_cheapest_option(ranked: pl.DataFrame, options: pl.DataFrame) -> pl.Data
     (`options`: option_costs): cheapest_option, cheapest_option_usd_per_hour, cheapest_option_cost_usd.
     Ties follow domain/best.py's rule: on demand, then the option listed first in report.toml."""
     key = ["round", "folder", "system", "benchmark", "provider", "instance_type"]
+    # one pair's ways to pay differ only in option and price: the rule's cost, then the option's order decide
     candidates = pl.concat([
-        ranked.select(*key, "region", pl.lit("on_demand").alias("cheapest_option"), pl.lit(0).alias("option_position"),
+        ranked.select(*key, pl.lit("on_demand").alias("cheapest_option"), pl.lit(0).alias("option_position"),
                       pl.col("usd_per_hour").alias("cheapest_option_usd_per_hour"),
-                      pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd"), "time_to_train_minutes"),
-        options.select(*key, "region", pl.col("pricing_option").alias("cheapest_option"),
+                      pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd")),
+        options.select(*key, pl.col("pricing_option").alias("cheapest_option"),
                        (pl.col("option_position") + 1).alias("option_position"),
                        pl.col("usd_per_hour").alias("cheapest_option_usd_per_hour"),
-                       pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd"), "time_to_train_minutes"),
-    ], how="vertical_relaxed")
+                       pl.col("cost_to_train_usd").alias("cheapest_option_cost_usd")),
+    ], how="vertical_relaxed").with_columns(pl.lit(0.0).alias("time_to_train_minutes"))
     best = (pick(candidates, key, "cost", cost="cheapest_option_cost_usd")
             .select(*key, "cheapest_option", "cheapest_option_usd_per_hour", "cheapest_option_cost_usd"))
     return ranked.join(best, on=key, how="left")

@@ -158,7 +158,7 @@ def best_per_result(group: pl.DataFrame) -> list[dict]:
     none for a result of unknown division, which comes last)."""
     priced_on = group.group_by("folder", "system", "benchmark").agg(pl.len().alias("instances_priced"))
     # its cheapest instance: the first by cost_rank (domain/best.py's rule, auction and marketplace offers last)
-    best = (group.sort("cost_rank", "cost_to_train_usd", nulls_last=True)
+    best = (group.sort("cost_rank", "cost_to_train_usd", "provider", "instance_type", nulls_last=True)
             .group_by("folder", "system", "benchmark", maintain_order=True).first()
             .join(priced_on, on=["folder", "system", "benchmark"], how="left")
             .sort(DIVISION_ORDER, "cost_to_train_usd", "submitter", "system", "folder", "benchmark"))  # ties: by folder

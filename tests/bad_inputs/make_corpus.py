@@ -174,9 +174,9 @@ case("prices_duplicate_conflict", "the same instance, region and date priced twi
 case("prices_wrong_field_count", "a row with a field too many (an unquoted comma in the source)",
      {PRICES: replace_line(PRICES, 3, "aws,us-east-1,p5.48xlarge,55.04,2025-06-01,list price, after the cut,exact")},
      error=PRICES_RE + r":3: has 8 fields, the header has 7")
-case("prices_unknown_provider", "a provider that is not aws, gcp or azure",
-     {PRICES: replace_line(PRICES, 2, "oracle,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list,exact")},
-     error=PRICES_RE + r":2 column provider: 'oracle' is not one of")
+case("prices_unknown_provider", "a provider that is not a provider name (any lower-case name is one)",
+     {PRICES: replace_line(PRICES, 2, "oracle cloud,us-ashburn-1,BM.GPU4.8,27.2,2025-06-01,list,exact")},
+     error=PRICES_RE + r":2 column provider: provider 'oracle cloud' is not a provider name")
 case("prices_non_utf8", "a snapshot in Latin-1 (a byte that is not UTF-8 on line 3)",
      {PRICES: raw(PRICES).encode("utf-8").replace(b"p5.48xlarge,55.04,2025-06-01,AWS", b"p5.48xlarge,55.04,2025-06-01,AWS \xe9")},
      error=PRICES_RE + r":3: is not UTF-8")
