@@ -25,13 +25,13 @@ MARKET = "Auction or marketplace"
 # printed at fixed widths (a long name or range wraps inside its cell): eight columns fit the page's width
 COLUMNS = (
     Column("Benchmark", header=True, width="11%"),
-    Column("Instance", group=ANY_OPTION, short="Cheapest", width="17%"),
-    Column("Cost", numeric=True, group=ANY_OPTION, width="10%"),
-    Column("Instance", group=ON_DEMAND, short="On demand", width="14%"),
-    Column("Cost", numeric=True, group=ON_DEMAND, short="Cost on demand", width="10%"),
-    Column("Fastest", width="12%"),
+    Column("Instance", group=ANY_OPTION, short="Cheapest", width="19%"),
+    Column("Cost", numeric=True, group=ANY_OPTION, width="9%"),
+    Column("Instance", group=ON_DEMAND, short="On demand", width="17%"),
+    Column("Cost", numeric=True, group=ON_DEMAND, short="Cost on demand", width="9%"),
+    Column("Fastest", width="11%"),
     Column(MARKET, short="Auction or marketplace", width="15%"),
-    Column("Saving vs baseline", numeric=True, css="wrap", short="Saving", width="11%"),
+    Column("Saving vs baseline", numeric=True, css="wrap", short="Saving", width="9%"),
 )
 
 
