@@ -26,9 +26,9 @@ class RunDirs:
 
 
 # The bundled report's price date: the newest on-demand snapshot of a compared instance, the GPU clouds'
-# catalogs of prices/skypilot_2026-12-04/ (the current-generation comparison takes the whole market); the
+# catalogs of prices/skypilot_2026-12-06/ (the current-generation comparison takes the whole market); the
 # atlas prices at the same date.
-BUNDLED_PRICE_DATE = "2026-12-04"
+BUNDLED_PRICE_DATE = "2026-12-06"
 # Without the catalogs, the newest snapshot of the big three's files (raw/prices/refreshed_2026.csv, GCP's
 # pricing.yml of 2026-08-20): the date tests that add a later snapshot of their own start from
 # (without_catalogs), since no snapshot may be dated after today.

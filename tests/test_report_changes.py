@@ -46,20 +46,20 @@ def test_bundled_report_lists_compared_changes_and_names_the_other(bundled_2025_
 
 def test_default_report_says_nothing_changed_since_the_last_snapshot(bundled_run):
     """raw/prices/refreshed_2026.csv confirms every price at newer dates, and the GPU clouds' catalogs
-    (2026-12-04) price their offers for the first time: between the two newest on-demand snapshots of
-    the compared instances (GCP's of 2026-08-20, the catalogs' of 2026-12-04) no price moved."""
+    copied on 2026-12-06 price offers for the first time: between the two newest on-demand snapshots of the
+    compared instances (the catalogs' of 2026-12-04 and of 2026-12-06) no price moved (Lambda's 8x H100 and 8x
+    B200 are newly priced in the regions the full copy adds, at the same price)."""
     html = (bundled_run.reports / BUNDLED_PRICE_DATE / "report.html").read_text(encoding="utf-8")
     text = _text(_section(html))
-    assert "Nothing changed: no price of a compared instance differs between 2026-08-20 and 2026-12-04; newly priced:" in text
-    # the whole market's 8-GPU offers of the catalogs: 8x H100 on Lambda, Nebius, Hyperstack, Mithril and Cudo, 8x
-    # H200 on Nebius and Mithril, 8x B200 on Lambda, Nebius and OCI, 8x MI300X on OCI
-    for offer in ("Lambda gpu_8x_h100_sxm5", "Nebius gpu-h100-sxm_8gpu-128vcpu-1600gb", "Hyperstack n3-H100-SXM5x8",
-                  "Mithril h100-80gb.sxm.8x", "Cudo sapphire-rapids-h100_8x64v128gb",
-                  "Nebius gpu-h200-sxm_8gpu-128vcpu-1600gb", "Mithril ccs-h200.sxm.8x", "Lambda gpu_8x_b200_sxm6",
-                  "Nebius gpu-b200-sxm_8gpu-160vcpu-1792gb", "OCI BM.GPU.B200.8", "OCI BM.GPU.MI300X.8"):
+    assert "Nothing changed: no price of a compared instance differs between 2026-12-04 and 2026-12-06; newly priced:" in text
+    # the whole market's 8-GPU offers of the catalogs copied on 2026-12-06
+    for offer in ("Lambda gpu_8x_h100_sxm5", "Lambda gpu_8x_b200_sxm6", "Cudo sapphire-rapids-h100_8x96v192gb",
+                  "Lium H100-SXM_8x", "RunPod 8x_H100-SXM_SECURE", "RunPod 8x_H200-SXM_SECURE", "RunPod 8x_B200_SECURE",
+                  "Vast.ai 8x-H100_SXM-32-65536", "Shadeform lambdalabs_H100-sxm5x8",
+                  "Prime Intellect datacrunch__8xH200_141GB__176__1450"):
         assert offer in text, offer
-    newly = text[text.index("newly priced:"):text.index(". Outside")]
-    assert newly.count(", ") == 10  # 11 offers
+    newly = text[text.index("newly priced:"):text.index(". Where the market")]
+    assert newly.count(", ") == 18  # 19 offers
 
 
 def test_many_other_changes_are_counted_not_listed(bundled_2025_run):
