@@ -15,7 +15,7 @@ from pipelines.domain.errors import InputError
 from pipelines.domain.llm import KINDS, DescribedModel
 from pipelines.domain.units import gpu_hours, usd, wall_clock
 
-SHOWN = ["provider", "region", "instance_type", "pricing_option", "usd_per_hour", "instances", "accelerators",
+SHOWN = ["provider", "region", "instance_type", "pricing_option", "offer_kind", "usd_per_hour", "instances", "accelerators",
          "gpu_hours_low", "gpu_hours", "gpu_hours_high", "hours", "cost_usd_low", "cost_usd", "cost_usd_high",
          "basis_benchmark", "basis_results"]
 
@@ -40,9 +40,13 @@ def described(parameters: float, tokens: float, sequence_length: int, accelerato
 
 
 def estimate_offers(warehouse: Path, model: DescribedModel):
-    """Every offer's estimate for the model, cheapest first (the warehouse opened read-only)."""
+    """Every offer's estimate for the model, cheapest first by the report's one rule (domain/best.py): the kinds of
+    offer report.toml's headline considers first, an auction's bid or a host's listing after them (the warehouse
+    opened read-only)."""
     import duckdb
 
+    from pipelines.domain.best import with_rank
+    from pipelines.domain.offers import HEADLINE_DEFAULT
     from pipelines.metrics.model_estimates import model_estimates
     from pipelines.warehouse import read_table
 
@@ -53,7 +57,13 @@ def estimate_offers(warehouse: Path, model: DescribedModel):
             throughput, offers = read_table(conn, "llm_throughput"), read_table(conn, "priced_offers")
         except duckdb.CatalogException:
             raise InputError(warehouse, None, "has no llm_throughput or priced_offers: run make report again") from None
-    return model_estimates(model, throughput, offers)
+        try:  # report.toml's headline kinds, as the report ranks by them
+            headline = read_table(conn, "stg_report_settings").row(0, named=True)["headline_offer_kinds"]
+        except (duckdb.CatalogException, duckdb.BinderException, KeyError):
+            headline = None
+    estimates = model_estimates(model, throughput, offers)
+    ranked = with_rank(estimates, [], "cost", "_rank", list(headline or HEADLINE_DEFAULT), cost="cost_usd", time="hours")
+    return ranked.sort("_rank", nulls_last=True).drop("_rank")
 
 
 def render(frame, fmt: str, top: int = 10) -> str:
