@@ -219,10 +219,10 @@ def test_unknown_accelerators_of_a_fetched_catalog_are_one_warning_line(tmp_path
     cli.warn_unknown_accelerators(report)
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1
-    # Lambda's V100 states no form factor; Vast's H200 neither, and Vast writes the memory of all GPUs (637 GB
-    # for 8x H100), which no alias's memory matches: named, never guessed
-    assert err == ("warning: 4 accelerator(s) of the GPU clouds' catalogs unknown to accelerator_aliases.csv, "
-                   "4 offer(s) never priced: H100 (SXM) (vast: 1 offer); H200 (vast: 1 offer); RTX5090 (vast: 1 offer); "
+    # Lambda's V100 states no form factor, nor does Vast's 1x H200: named, never guessed. Vast's 8x H100 SXM is
+    # priced (its SizeInMiB, the memory of all 8 GPUs, read per GPU; SXM from its type)
+    assert err == ("warning: 3 accelerator(s) of the GPU clouds' catalogs unknown to accelerator_aliases.csv, "
+                   "3 offer(s) never priced: H200 (vast: 1 offer); RTX5090 (vast: 1 offer); "
                    f"V100 (lambda: 1 offer) (listed in {report / 'data' / cli.UNKNOWN_ACCELERATORS})\n")
     # no unknown accelerator, no line
     unknown.clear().write_csv(report / "data" / cli.UNKNOWN_ACCELERATORS)
@@ -240,5 +240,5 @@ def test_the_step_that_matches_offers_counts_the_unknown_accelerators_in_its_met
     result = run_pipeline(dirs, selection=["stg_accelerators", "stg_catalog_offers"])
     assert result.success
     meta = result.asset_materializations_for_node("stg_catalog_offers")[0].metadata
-    assert (meta["unknown_accelerator_count"].value, meta["unknown_accelerator_offers"].value) == (4, 4)
+    assert (meta["unknown_accelerator_count"].value, meta["unknown_accelerator_offers"].value) == (3, 3)
     assert "- RTX5090: 1 offer(s) (vast)" in meta["unknown_accelerators"].value

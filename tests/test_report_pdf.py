@@ -152,7 +152,8 @@ def test_cross_references_name_the_page(published, anchors):
     assert numbers == [str(n) for n in range(1, len(numbers) + 1)]
     assert {f"fig-{n}" for n in numbers} == figures
     for n in numbers:
-        assert f"Figure {n}." in texts[anchors[f"fig-{n}"] - 1]
+        if f"fig-{n}" not in web_only:
+            assert f"Figure {n}." in texts[anchors[f"fig-{n}"] - 1]
 
 
 def test_metadata_outline_and_tagged_alt_text(published):
@@ -162,7 +163,7 @@ def test_metadata_outline_and_tagged_alt_text(published):
     assert meta.author == "Cost-to-train pipeline"
     assert "MLPerf Training results" in meta.subject
     assert "ResNet-50" in meta["/Keywords"] and "MLPerf" in meta["/Keywords"]
-    assert meta["/CreationDate"].startswith("D:20261204000000")  # fixed from the price date
+    assert meta["/CreationDate"].startswith("D:20261206000000")  # fixed from the price date
     root = reader.trailer["/Root"]
     assert root["/Lang"] == "en"
     assert root["/MarkInfo"]["/Marked"] is True or root["/MarkInfo"]["/Marked"] == True  # noqa: E712
@@ -200,8 +201,9 @@ def test_metadata_outline_and_tagged_alt_text(published):
 
     walk(root["/StructTreeRoot"])
     charts = len(re.findall(r'<svg id="chart-\d+"', html))
+    web_only = len(re.findall(r'<div class="web-only"><figure id="fig-\d+"', html))  # the answer's chart
     assert charts >= 10 and not missing
-    assert len(figures) == charts
+    assert len(figures) == charts - web_only
     assert any(alt.startswith("Bar chart of the cost to train ResNet-50") and "AWS p4d.24xlarge $10.53" in alt for alt in figures)
 
 

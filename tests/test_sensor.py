@@ -25,7 +25,9 @@ MLPERF_AND_RESULTS = {"stg_results", "stg_systems", "time_to_train", "stg_throug
 # the instance catalog and the mappings derived from it
 PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "cheapest_offers", "cheapest_options", "price_changes",
              "cost_changes", "input_files", "report_html", "report_pdf", "report_data", "published_report",
-             "stg_catalog_offers", "stg_instances", "stg_mappings", "catalog_unknown_accelerators"}
+             "stg_catalog_offers", "stg_instances", "stg_mappings", "catalog_unknown_accelerators",
+             # the market's price index, and a described model's prices on every offer
+             "price_index", "priced_offers", "model_estimates", "model_not_priced"}
 
 
 @pytest.fixture

@@ -90,9 +90,12 @@ def _name_problems(rows: list[tuple], checks: list[tuple[int, str, list[str]]]) 
     for row in rows:
         for index, column, known in checks:
             problem = unknown_name(column, row[index], known)
-            if problem:
-                lines.setdefault((row[0], column, problem + _HINTS.get(column, "")), []).append(str(row[1]))
-    return [f"{file}:{', '.join(at)} column {column}: {problem}" for (file, column, problem), at in lines.items()]
+            if problem:  # a row derived from another (no line of its own) shares that row's problem
+                at = lines.setdefault((row[0], column, problem + _HINTS.get(column, "")), [])
+                if row[1] is not None and str(row[1]) not in at:
+                    at.append(str(row[1]))
+    return [f"{file}{':' + ', '.join(at) if at else ''} column {column}: {problem}"
+            for (file, column, problem), at in lines.items()]
 
 
 def _throughput_problems(conn) -> list[str]:
