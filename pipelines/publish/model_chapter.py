@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipelines.domain import offers
-from pipelines.domain.best import pick
+from pipelines.domain.best import pick, with_rank
 from pipelines.domain import units as fmt
 from pipelines.domain.llm import LLM_BENCHMARKS, model_flops, DescribedModel
 from pipelines.publish import charts
@@ -126,8 +126,9 @@ def cost_time_figure(number: int, title: str, rows: pl.DataFrame, cache: ChartCa
 def model_section(number: str, m: DescribedModel, estimates: pl.DataFrame, not_priced: pl.DataFrame,
                   numbering: Numbering, cache: ChartCache = NO_CACHE,
                   headline_kinds: tuple[str, ...] = offers.HEADLINE_DEFAULT) -> ModelSection:
-    rows = estimates.filter(pl.col("model") == m.name).sort("cost_usd", "provider", "region", "instance_type",
-                                                             "pricing_option")
+    # the table's order is the report's one rule: cheapest first, auction and marketplace offers after the rest
+    rows = (with_rank(estimates.filter(pl.col("model") == m.name), [], "cost", "_rank", list(headline_kinds),
+                      cost="cost_usd", time="hours").sort("_rank", nulls_last=True).drop("_rank"))
     # cheapest and fastest by the report's one rule (domain/best.py), over the kinds its headline considers
     headline = rows.filter(pl.col("offer_kind").fill_null(BUYABLE).is_in(list(headline_kinds)))
     best = pick(headline, [], "cost", cost="cost_usd", time="hours")
