@@ -80,9 +80,13 @@ def inputs_key(paths: Paths) -> str:
     for tree in _outside_trees(paths.raw_dir):
         digest.update(f"--tree {tree}--\n".encode())
         _tree_digest(digest, tree, outputs, contents=False)
-    versions = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
-    digest.update("\n".join(versions).encode())
+    digest.update(installed_packages().encode())
     return digest.hexdigest()
+
+
+def installed_packages() -> str:
+    """Every installed distribution and its version, one a line: a new package version can change a report."""
+    return "\n".join(sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()))
 
 
 def _outside_trees(raw: Path) -> list[Path]:
