@@ -78,7 +78,9 @@ def fetch_env(monkeypatch, tmp_path: Path, url: str, clouds: str) -> Path:
     monkeypatch.setenv("PRICE_SOURCES", "skypilot")
     monkeypatch.setenv("SKYPILOT_CLOUDS", clouds)
     monkeypatch.setenv("SKYPILOT_CATALOG_URL", url)
-    for name in ("REPORTS_DIR", "WAREHOUSE"):
+    # the command line writes every path setting into the environment (runs.prepare_instance): each is
+    # recorded here so that it is put back after the test, never left for the next test of this process
+    for name in ("REPORTS_DIR", "WAREHOUSE", "ATLAS_ROUNDS_DIR", "MLPERF_DIR"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "raw" / "prices"
 
