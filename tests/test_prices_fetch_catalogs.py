@@ -78,10 +78,11 @@ def fetch_env(monkeypatch, tmp_path: Path, url: str, clouds: str) -> Path:
     monkeypatch.setenv("PRICE_SOURCES", "skypilot")
     monkeypatch.setenv("SKYPILOT_CLOUDS", clouds)
     monkeypatch.setenv("SKYPILOT_CATALOG_URL", url)
-    # the command line writes every path setting into the environment (runs.prepare_instance): each is
-    # recorded here so that it is put back after the test, never left for the next test of this process
+    # the command line writes every path setting into the environment (runs.prepare_instance): each is set
+    # here (empty reads as unset) so that monkeypatch removes it after the test, never leaving it for the next
+    # test of this process (delenv of an unset name records nothing to undo)
     for name in ("REPORTS_DIR", "WAREHOUSE", "ATLAS_ROUNDS_DIR", "MLPERF_DIR"):
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")
     return tmp_path / "raw" / "prices"
 
 
