@@ -81,7 +81,9 @@ def copy_run(source: RunDirs, root: Path, reports: bool = True, warehouse: bool 
 def pipeline_env(dirs: RunDirs, **extra: str):
     with environment({
         "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports), "WAREHOUSE": str(dirs.warehouse),
-        "DAGSTER_HOME": str(dirs.dagster_home), "SOURCE_DATE_EPOCH": "1764374400", **extra,
+        "DAGSTER_HOME": str(dirs.dagster_home), "SOURCE_DATE_EPOCH": "1764374400",
+        # the default, set: a command line run in process before (runs.prepare_instance) may have left another
+        "ATLAS_ROUNDS_DIR": str(dirs.warehouse.parent / "atlas_rounds"), **extra,
     }):
         yield
 
