@@ -222,10 +222,11 @@ def test_unknown_accelerators_of_a_fetched_catalog_are_one_warning_line(tmp_path
     cli.warn_unknown_accelerators(report)
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1
-    # Lambda's V100 states no form factor, nor does Vast's 1x H200: named, never guessed. Vast's 8x H100 SXM is
-    # priced (its SizeInMiB, the memory of all 8 GPUs, read per GPU; SXM from its type)
-    assert err == ("warning: 3 accelerator(s) of the GPU clouds' catalogs unknown to accelerator_aliases.csv, "
-                   "3 offer(s) never priced: H200 (vast: 1 offer); RTX5090 (vast: 1 offer); "
+    # Lambda's V100 states no form factor (16 or 32 GB SXM2, or PCIe): named, never guessed; nor is the RTX 5090 in
+    # the alias table. Vast's 8x H100 SXM is priced (its SizeInMiB, the memory of all 8 GPUs, read per GPU; SXM from
+    # its type), and its bare 1x H200 is the SXM part (the alias table: NVIDIA's H200 card is always named NVL)
+    assert err == ("warning: 2 accelerator(s) of the GPU clouds' catalogs unknown to accelerator_aliases.csv, "
+                   "2 offer(s) never priced: RTX5090 (vast: 1 offer); "
                    f"V100 (lambda: 1 offer) (listed in {report / 'data' / cli.UNKNOWN_ACCELERATORS})\n")
     # no unknown accelerator, no line
     unknown.clear().write_csv(report / "data" / cli.UNKNOWN_ACCELERATORS)
@@ -243,5 +244,5 @@ def test_the_step_that_matches_offers_counts_the_unknown_accelerators_in_its_met
     result = run_pipeline(dirs, selection=["stg_accelerators", "stg_catalog_offers"])
     assert result.success
     meta = result.asset_materializations_for_node("stg_catalog_offers")[0].metadata
-    assert (meta["unknown_accelerator_count"].value, meta["unknown_accelerator_offers"].value) == (3, 3)
+    assert (meta["unknown_accelerator_count"].value, meta["unknown_accelerator_offers"].value) == (2, 2)
     assert "- RTX5090: 1 offer(s) (vast)" in meta["unknown_accelerators"].value

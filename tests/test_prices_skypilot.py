@@ -284,3 +284,20 @@ def test_oci_hgx_shapes_and_verda_s_types_are_sxm(tmp_path):
     assert forms == {"BM.GPU.H100.8": "SXM", "BM.GPU.A100-v2.8": "SXM", "BM.GPU.RTXPRO.8": None, "BM.GPU.MI300X.8": None}
     path, rel = snapshot(tmp_path, "verda", "verda_sxm_vms.csv")
     assert {r["form_factor"] for r in read_catalog(path, rel).offers.to_dicts()} == {"SXM"}  # 2H200.141S.88V
+
+
+def test_a_bare_h200_is_the_sxm_part_and_only_a_named_nvl_is_the_card(tmp_path):
+    """NVIDIA's H200 is the SXM part (HGX H200) or the H200 NVL card, always named NVL: Seeweb, Jarvislabs and
+    Vast.ai write a bare H200 (real rows); an H100 of 80 GB whose name says no form factor stays unknown."""
+    for cloud, name in (("jarvislabs", None), ("seeweb", None), ("vast", "vast_h200_vms.csv")):
+        snapshot(tmp_path, cloud, name)
+    # Vast's type names the form factor (1x-H100_NVL-...); an H200_NVL type, made from its 8x-H200 row, is the card
+    vast = tmp_path / "prices" / f"skypilot_{DAY}" / "vast" / "vms.csv"
+    real = vast.read_text().splitlines()
+    vast.write_text("\n".join(real + [real[-1].replace("8x-H200-32-65536", "8x-H200_NVL-32-65536")]) + "\n")
+    resolved = resolve(read_catalog_folder(tmp_path / "prices").offers,
+                       read_aliases(RAW / "accelerator_aliases.csv", _cloud_models()))
+    got = {(r["provider"], r["instance_type"]): r["cloud_model"] for r in resolved.to_dicts()}
+    assert got == {("jarvislabs", "8x_H100_192V_1600G"): None, ("jarvislabs", "8x_H200_224V_2400G"): "H200-SXM-141GB",
+                   ("seeweb", "ECS8GPU10"): "H200-SXM-141GB", ("vast", "1x-H100_NVL-32-65536"): "H100-NVL-94GB",
+                   ("vast", "8x-H200-32-65536"): "H200-SXM-141GB", ("vast", "8x-H200_NVL-32-65536"): "H200-NVL-141GB"}
