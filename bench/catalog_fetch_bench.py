@@ -7,8 +7,9 @@ tests/data/skypilot, repeated over generated instance types, regions and zones):
 per zone, so the large-file rule of one row per distinct price applies) and Lambda-sized (about 74 KB).
 Both are served by `python -m http.server` in a child process on 127.0.0.1 and fetched by
 pipelines/ingest/catalog_fetch.py in this process; the peak is the Python heap allocated during the
-fetch (tracemalloc), so the server's memory is not counted. Goal: the RunPod-sized file's peak no
-higher than about the Lambda-sized one's (memory flat in the file's size).
+fetch (tracemalloc), so the server's memory is not counted. The price reader (pipelines/ingest/prices/skypilot.py)
+then reads each served file whole, the RunPod-sized one unreduced. Goal: the RunPod-sized file's peak no
+higher than about the Lambda-sized one's (memory flat in the file's size), for the fetch and the read.
 """
 
 from __future__ import annotations
@@ -96,6 +97,28 @@ def _fetch_once(url: str, cloud: str) -> Sample:
         shutil.rmtree(out, ignore_errors=True)
 
 
+def _read_once(path: Path, cloud: str) -> Sample:
+    """The price reader over a whole catalog file as served (RunPod's with its rows per zone, not reduced)."""
+    from pipelines.ingest.prices.skypilot import read_catalog
+
+    tracemalloc.start()
+    start = time.perf_counter()
+    catalog = read_catalog(path, f"skypilot_2026-12-06/{cloud}/vms.csv")
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    if not catalog.prices.height:
+        raise RuntimeError(f"no price read from {path}")
+    return Sample(seconds, peak / 2**20)
+
+
+def kept_copy(url: str, folder: Path) -> Path:
+    """RunPod's catalog as the fetch keeps it (one row per distinct price and region), in `folder`."""
+    from pipelines.ingest.catalog_fetch import fetch_catalogs
+
+    return fetch_catalogs(folder, ["runpod"], url, today=date(2026, 12, 6)).saved[0]
+
+
 def measure(repeats: int = 3) -> list[dict]:
     served = Path(tempfile.mkdtemp(prefix="catalog-fetch-served-"))
     port = _free_port()
@@ -119,13 +142,24 @@ def measure(repeats: int = 3) -> list[dict]:
             for _ in range(repeats):
                 big.append(_fetch_once(url, "runpod"))
                 small.append(_fetch_once(url, "lambda"))
+            reduced = kept_copy(url, served / "kept")
         finally:
             server.terminate()
             server.wait(timeout=10)
         mb = (served / "runpod" / "vms.csv").stat().st_size / 1e6
         kb = (served / "lambda" / "vms.csv").stat().st_size / 1e3
+        # the read: the served file whole against the fetch's reduction of it (one row per distinct price and
+        # region), which gives the same offers and prices: what the read holds grows with the offers, not the rows
+        _read_once(reduced, "runpod")  # warm imports
+        whole_read = [_read_once(served / "runpod" / "vms.csv", "runpod") for _ in range(repeats)]
+        reduced_read = [_read_once(reduced, "runpod") for _ in range(repeats)]
+        reduced_kb = reduced.stat().st_size / 1e3
         return [row(f"catalog fetch, RunPod-sized vms.csv ({mb:.1f} MB, {big_rows:,} rows; Python heap peak)", big,
-                    f"Lambda-sized vms.csv ({kb:.0f} KB, {small_rows:,} rows)", small)]
+                    f"Lambda-sized vms.csv ({kb:.0f} KB, {small_rows:,} rows)", small),
+                row(f"catalog read (prices reader), RunPod-sized vms.csv as served ({mb:.1f} MB, {big_rows:,} rows; "
+                    "Python heap peak)", whole_read,
+                    f"the same catalog as the fetch keeps it ({reduced_kb:.0f} KB: one row per price and region)",
+                    reduced_read)]
     finally:
         shutil.rmtree(served, ignore_errors=True)
 
