@@ -5,12 +5,13 @@ holding training_results_v5.1 (the corpus is not in the repository)."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from tests.test_atlas_e2e import atlas_env, make_atlas
+from tests.atlas_runner import REPO, atlas_env, make_atlas
 
 
 def test_v5_1_is_priced_on_the_whole_market(tmp_path):
@@ -20,7 +21,10 @@ def test_v5_1_is_priced_on_the_whole_market(tmp_path):
     only = tmp_path / "mlperf"
     only.mkdir()
     (only / "training_results_v5.1").symlink_to(corpus)
-    done = make_atlas(atlas_env(tmp_path, only))
+    # the whole bundled price book, the GPU clouds' catalogs included (atlas_env alone leaves them out)
+    raw = tmp_path / "raw"
+    shutil.copytree(REPO / "raw", raw)
+    done = make_atlas(atlas_env(tmp_path, only, raw))
     assert done.returncode == 0, done.stderr[-3000:]
     with duckdb.connect(str(tmp_path / "warehouse" / "pipeline.duckdb"), read_only=True) as conn:
         scored = conn.sql("select count(*) from atlas_scores where time_to_train_minutes is not null").fetchall()[0][0]
