@@ -11,15 +11,16 @@ caches: quick). Standard library only, as the command line's start must stay lig
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
 from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths
+from pipelines.fingerprint import file_sha256, named_sha256, stat_text, walk
 
 # The project's code and public facts: what the report is computed, drawn and printed with
 CODE = ("pipelines", "sql", "templates", "config")
@@ -45,24 +46,18 @@ def _outputs_within(root: Path, outputs: tuple[Path, ...]) -> tuple[Path, ...]:
 
 
 def _files(root: Path, outputs: tuple[Path, ...]) -> list[Path]:
-    if root.is_file():
-        return [root]
+    """Every file under root, hidden ones too (unlike the readers' input_files: a file nobody reads costs a
+    build, one left out could serve a stale report), but caches of Python and the pipeline's outputs."""
     within = _outputs_within(root, outputs)
-    return sorted(p for p in root.rglob("*") if p.is_file() and not set(p.relative_to(root).parts) & set(SKIPPED)
-                  and not any(p == out or p.is_relative_to(out) for out in within))
+    return [p for p in walk(root, skip=lambda parts: bool(set(parts) & set(SKIPPED)))
+            if p.is_file() and not any(p == out or p.is_relative_to(out) for out in within)]
 
 
-def _tree_digest(digest, root: Path, outputs: tuple[Path, ...], contents: bool = True) -> None:
+def _tree(label: str, root: Path, outputs: tuple[Path, ...], contents: bool = True) -> Iterator[tuple[str, str]]:
     """Names and contents (or, for a large tree outside the data set, names, sizes and modification times) of the
     files under `root`, but the pipeline's own outputs."""
     for path in _files(root, outputs):
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        if contents:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        else:
-            stat = path.stat()
-            digest.update(f"{stat.st_size} {stat.st_mtime_ns}".encode())
-        digest.update(b"\n")
+        yield f"{label}/{path.relative_to(root)}", file_sha256(path) if contents else stat_text(path)
 
 
 def inputs_key(paths: Paths) -> str:
@@ -70,18 +65,15 @@ def inputs_key(paths: Paths) -> str:
     and public facts, the installed packages and the generation day. Every file under those folders counts but
     the pipeline's outputs, named one by one, so no arrangement of the settings can hide an input."""
     outputs = tuple(out.resolve() for out in paths.outputs())
-    digest = hashlib.sha256(f"{sys.version}\n{generated_day()}\n".encode())
-    for name in CODE:
-        _tree_digest(digest, REPO_ROOT / name, outputs)
-    # the public facts a data set without its own falls back to (the bundled data set's outputs are beside it)
-    _tree_digest(digest, BUNDLED_RAW, outputs)
-    digest.update(b"--raw--\n")
-    _tree_digest(digest, paths.raw_dir, outputs)
-    for tree in _outside_trees(paths.raw_dir):
-        digest.update(f"--tree {tree}--\n".encode())
-        _tree_digest(digest, tree, outputs, contents=False)
-    digest.update(installed_packages().encode())
-    return digest.hexdigest()
+    return named_sha256([
+        ("python", sys.version), ("day", generated_day()),
+        *(line for name in CODE for line in _tree(f"code:{name}", REPO_ROOT / name, outputs)),
+        # the public facts a data set without its own falls back to (the bundled data set's outputs are beside it)
+        *_tree("bundled", BUNDLED_RAW, outputs),
+        *_tree("raw", paths.raw_dir, outputs),
+        *(line for tree in _outside_trees(paths.raw_dir)
+          for line in _tree(f"tree:{tree}", tree, outputs, contents=False)),
+        ("packages", installed_packages())])
 
 
 def installed_packages() -> str:

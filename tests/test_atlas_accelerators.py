@@ -11,8 +11,9 @@ import pytest
 
 from pipelines.domain.errors import InputError
 from pipelines.ingest.accelerators import memory_gb, normalize, read_catalog, simplify
-from pipelines.ingest.catalog_instances import read_aliases, resolve
+from pipelines.ingest.catalog_instances import cloud_model, read_aliases, resolve
 from pipelines.ingest.prices import read_price_folder
+from pipelines.ingest.prices.gcp import gpu_sku_name
 from pipelines.ingest.prices.skypilot import read_catalog_folder
 from pipelines.ingest.tables import check_catalog_links, read_instances
 from tests.atlas_runner import SAMPLE
@@ -105,6 +106,24 @@ def test_every_cloud_model_has_an_instance_and_every_instance_a_price(catalog):
     # Cloud TPUs are sold per chip and have no host of their own
     chips = instances.filter(pl.col("billing") == "chip")
     assert set(chips["accelerator_count"]) == {1} and chips["vcpus"].null_count() == chips.height
+
+
+# One part as a systems JSON and a GPU cloud's catalog write it (real names of both): the accelerator catalog, the
+# alias table and GCP's SKU names read each through one simplification (accelerators.simplify).
+@pytest.mark.parametrize("submitted, listed, memory, form, cloud, gcp", [
+    ("NVIDIA H100 80GB HBM3", "NVIDIA-H100-80GB-HBM3", 80, None, "H100-SXM-80GB", "H100 80GB"),
+    ("NVIDIA H200-SXM5-141GB", "H200-SXM", 141, "SXM", "H200-SXM-141GB", "H200"),
+    ("NVIDIA A100-SXM4-80GB (400W)", "A100-80GB-SXM", 80, "SXM", "A100-SXM-80GB", "A100 80GB"),
+    ("NVIDIA Blackwell GPU (B200-SXM-180GB)", "B200", 180, None, "B200-SXM-180GB", "B200"),
+    ("NVIDIA Blackwell GPU (GB200)", "GB200", 186, None, "GB200", None),
+    ("AMD Instinct MI300X 192GB HBM3", "MI300X", 192, None, "MI300X", None),
+])
+def test_every_name_table_reads_a_name_one_way(catalog, submitted, listed, memory, form, cloud, gcp):
+    aliases = read_aliases(RAW / "accelerator_aliases.csv", sorted({row.cloud_model for row in catalog if row.cloud_model}))
+    assert normalize(catalog, submitted, f"{memory} GB").cloud_model == cloud
+    assert cloud_model(aliases, [listed], memory, form) == cloud
+    assert gpu_sku_name(submitted, memory) == gcp
+    assert simplify("NVIDIA-H100-80GB-HBM3") == simplify("NVIDIA H100 80GB HBM3") == "nvidia h100 80gb hbm3"
 
 
 def test_simplify_and_memory():

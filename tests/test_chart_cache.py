@@ -36,10 +36,10 @@ def test_what_a_chart_shows_is_its_key_and_prune_keeps_the_last_build(tmp_path):
 
 def test_the_drawing_code_is_part_of_the_key(tmp_path):
     cache = ChartCache(tmp_path)
-    key = cache.key(charts.pareto_chart, (_points(20.0), "fig-1", "alt"))
+    key = cache.chart_key(charts.pareto_chart, (_points(20.0), "fig-1", "alt"))
     cache.version = "another version of charts.py"
-    assert cache.key(charts.pareto_chart, (_points(20.0), "fig-1", "alt")) != key
-    assert cache.key(charts.trend_chart, (_points(20.0), "fig-1", "alt")) != key
+    assert cache.chart_key(charts.pareto_chart, (_points(20.0), "fig-1", "alt")) != key
+    assert cache.chart_key(charts.trend_chart, (_points(20.0), "fig-1", "alt")) != key
 
 
 def test_without_a_folder_every_chart_is_drawn():

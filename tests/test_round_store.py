@@ -8,6 +8,7 @@ import dagster as dg
 import polars as pl
 
 from pipelines.defs.resources import ROUND_STORE, RoundStore
+from pipelines.publish import store
 
 ROUNDS = dg.StaticPartitionsDefinition(["v4.1", "v5.0"])
 FRAME = pl.DataFrame({"round": ["v5.0", "v5.0"], "benchmark": ["bert", "llama2_70b_lora"],
@@ -50,15 +51,14 @@ def test_a_write_that_dies_halfway_keeps_the_stored_round_whole(tmp_path, monkey
     assert _run(tmp_path, FRAME).success
     path = tmp_path / "rounds" / "atlas_round_scores" / "v5.0.parquet"
     before = path.read_bytes()
-    write = pl.DataFrame.write_parquet
+    halves = []
 
-    def dies_halfway(frame, file, *args, **kwargs):  # a killed run: half a file on disk, then nothing
-        write(frame, file, *args, **kwargs)
-        with open(file, "r+b") as handle:
-            handle.truncate(len(before) // 2)
+    def dies_halfway(point):  # called with the first half of the new file on disk: a killed run goes no further
+        halves.append(point)
         raise OSError("killed")
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", dies_halfway)
+    monkeypatch.setattr(store, "kill_point", dies_halfway)
     assert not _run(tmp_path, FRAME.with_columns(minutes=pl.col("minutes") * 2), selection=["atlas_round_scores"]).success
+    assert halves == ["write:v5.0.parquet"]
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == ["v5.0.parquet"]  # no temporary file left

@@ -40,7 +40,6 @@ Who starts what, so that one change is never run twice:
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 
@@ -50,6 +49,7 @@ from pipelines.defs.mlperf.rounds import atlas_ready
 from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.report.raw import RAW_INPUTS, raw_fingerprint
 from pipelines.defs.resources import PipelineSettings
+from pipelines.fingerprint import text_sha256
 
 FETCH_ASSET = dg.AssetKey("fetched_price_files")
 ATLAS_GROUP = "atlas"
@@ -168,7 +168,7 @@ def _run_key(instance: dg.DagsterInstance, changes: dict[str, tuple[str | None, 
         record = _latest(instance, key)
         basis[key.to_user_string()] = record.storage_id if record is not None else None
     payload = json.dumps({"changes": changes, "from": basis}, sort_keys=True)
-    return "raw-" + hashlib.sha256(payload.encode()).hexdigest()[:24]
+    return "raw-" + text_sha256(payload)[:24]
 
 
 def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> dg.SensorResult:

@@ -1,7 +1,7 @@
 """Resources: where the pipeline reads and writes, the DuckDB warehouse, and the round store."""
 
 
-import os
+import io
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -12,6 +12,7 @@ import polars as pl
 
 from pipelines.config import Paths, cache_dir
 from pipelines.defs.metadata import frame_metadata
+from pipelines.publish.store import write_atomic
 from pipelines.warehouse import connect
 
 ROUND_STORE = "atlas_round_store"  # io_manager_key of the atlas's per-round results
@@ -67,8 +68,10 @@ class RoundStore(dg.ConfigurableIOManagerFactory):
     """One Parquet file per round partition: <base_dir>/<asset>/<round>.parquet, in a folder or under an
     fsspec URL (s3://...), through Dagster's UPathIOManager.
 
-    A local file is written under a temporary name and renamed into place, so a killed run
-    leaves the previous round's file whole (object stores such as S3 replace an object at once).
+    A local file is written whole (store.write_atomic, as the charts and PDFs kept per content), so a
+    killed run leaves the previous round's file whole (object stores such as S3 replace an object at once).
+    Not a content-addressed cache like those: Dagster keeps a round per partition and decides from its
+    data version (defs/mlperf/rounds.scored_version) when it is stale.
     Several processes or machines may write different rounds at the same time; the atlas marts
     read the files with DuckDB (read_parquet), so no two processes ever write one DuckDB file.
     Written with polars itself: dagster-polars' IO manager imports pyarrow.dataset and pandas, 51 MiB
@@ -91,15 +94,9 @@ class RoundFiles(dg.UPathIOManager):
             with path.open("wb") as handle:
                 obj.write_parquet(handle)
             return
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            obj.write_parquet(str(tmp))
-            with open(tmp, "rb") as handle:
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        parquet = io.BytesIO()  # one round's tables: a few MB at most
+        obj.write_parquet(parquet)
+        write_atomic(Path(str(path)), parquet.getbuffer())
 
     def load_from_path(self, context: dg.InputContext, path) -> pl.DataFrame:
         with path.open("rb") as handle:

@@ -39,10 +39,17 @@ _MEMORY = re.compile(r"^\s*(?:\d+\s*x\s*)?(\d+(?:\.\d+)?)\s*(gib|gb|g|mib|mb|m|t
 
 
 def simplify(text: str | None) -> str:
-    """'Intel(R) Gaudi(R) 2 AI Accelerator' -> 'intel gaudi 2 ai accelerator'."""
+    """An accelerator's name as every name table's regexes read it: 'Intel(R) Gaudi(R) 2 AI Accelerator' ->
+    'intel gaudi 2 ai accelerator', 'H100-80G-SXM5' -> 'h100 80g sxm5'. The one form for the names submitters
+    write (accelerators.csv), the public catalogs' names (accelerator_aliases.csv) and GCP's GPU SKUs."""
     if not text:
         return ""
     return _OTHER.sub(" ", _REGISTERED.sub(" ", text).lower()).strip()
+
+
+def same_memory(stated: float | None, wanted: float | None) -> bool:
+    """A name table's memory_gb condition: none, or the stated size within 10 % of it."""
+    return wanted is None or (stated is not None and abs(stated - wanted) <= 0.1 * wanted)
 
 
 def memory_gb(text: str | None) -> float | None:
@@ -129,7 +136,7 @@ def normalize(catalog: list[CatalogRow], name: str | None, memory: str | None = 
             continue
         if row.system_regex is not None and not row.system_regex.search(simple_system):
             continue
-        if row.memory_gb is not None and (gb is None or abs(gb - row.memory_gb) > 0.1 * row.memory_gb):
+        if not same_memory(gb, row.memory_gb):
             continue
         return Accelerator(row.model, row.vendor, row.cloud_model, row.assumption)
     return Accelerator(None, None, None, None)

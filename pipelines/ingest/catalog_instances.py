@@ -5,8 +5,9 @@ tpu-v6e-8 ...). ONE alias table, raw/accelerator_aliases.csv, says which cloud m
 accelerator catalog (accelerators.csv's cloud_model) each name is; rows are tried in file order and
 the first whose conditions all hold wins:
 
-    name_regex   searched in the simplified catalog name (lower case, every run of other characters
-                 than a-z 0-9 as one space): AcceleratorName, then GpuInfo's Name
+    name_regex   searched in the catalog name simplified as accelerators.csv's names are (accelerators.simplify:
+                 lower case, every run of other characters than a-z 0-9 . as one space): AcceleratorName,
+                 then GpuInfo's Name
     memory_gb    optional; the offer's memory per accelerator must be this size (+-10 %)
     form_factor  optional; SXM, PCIe or NVL: the offer must state it (name, GpuInfo or instance type)
     cloud_model  a cloud_model of accelerators.csv
@@ -26,10 +27,10 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.domain.errors import InputError
+from pipelines.ingest.accelerators import same_memory, simplify
 from pipelines.ingest.csv_table import Column, read_csv_table
 
 FORM_FACTORS = ("SXM", "PCIe", "NVL")
-_SIMPLE = re.compile(r"[^a-z0-9]+")
 
 
 def read_aliases(path: Path, cloud_models: list[str], strict: bool = True) -> pl.DataFrame:
@@ -57,19 +58,14 @@ def read_aliases(path: Path, cloud_models: list[str], strict: bool = True) -> pl
     return frame.filter(pl.col("cloud_model").is_in(sorted(known)))
 
 
-def catalog_name(text: str | None) -> str:
-    """'H100-80G-SXM5' -> 'h100 80g sxm5'."""
-    return _SIMPLE.sub(" ", (text or "").lower()).strip()
-
-
 def cloud_model(aliases: pl.DataFrame, names: list[str | None], memory_gb: float | None,
                 form: str | None) -> str | None:
     """The cloud model of an offer's accelerator, or None when no alias row holds."""
-    simple = [catalog_name(n) for n in names if n]
+    simple = [simplify(n) for n in names if n]
     for row in aliases.sort("line").iter_rows(named=True):
         if not any(re.search(row["name_regex"], s) for s in simple):
             continue
-        if row["memory_gb"] is not None and (memory_gb is None or abs(memory_gb - row["memory_gb"]) > 0.1 * row["memory_gb"]):
+        if not same_memory(memory_gb, row["memory_gb"]):
             continue
         if row["form_factor"] is not None and row["form_factor"] != form:
             continue

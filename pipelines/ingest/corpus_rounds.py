@@ -17,12 +17,12 @@ Pure: paths in, strings out; git runs as a subprocess only when the folder is a 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from pathlib import Path
 
 from pipelines.domain.errors import InputError
+from pipelines.fingerprint import named_sha256, stat_text, text_sha256
 from pipelines.ingest.mlperf.corpus import round_dirs
 from pipelines.domain.rounds import partition_key
 
@@ -58,26 +58,24 @@ def git_fingerprint(round_dir: Path) -> str | None:
     trees = _git(round_dir, "ls-tree", "HEAD", "--", *paths)
     if trees is None:
         return None
-    return "git:" + hashlib.sha256(trees.encode()).hexdigest()
+    return "git:" + text_sha256(trees)
+
+
+def _scored_files(round_dir: Path):
+    """Every file scoring can read, folder by folder (os.walk's order, not fingerprint.walk's sorted paths: every
+    stored round's data version depends on this order, and os.walk is what keeps 26,173 stats at 0.4 s)."""
+    for submitter in _submitters(round_dir):
+        for part in SCORED_PARTS:
+            for folder, dirs, files in os.walk(round_dir / submitter / part):
+                dirs.sort()
+                yield from (os.path.join(folder, name) for name in sorted(files))
 
 
 def stat_fingerprint(round_dir: Path) -> str:
-    """'stat:<sha256 of path, size and mtime of every file scoring can read>'."""
-    digest = hashlib.sha256()
+    """'stat:<sha256 of path, size and mtime of every file scoring can read>' (a dangling link: scoring reports
+    it; its name still counts)."""
     start = len(os.fspath(round_dir)) + 1  # every walked path begins with round_dir: cheaper than os.path.relpath
-    for submitter in _submitters(round_dir):
-        for part in SCORED_PARTS:
-            top = round_dir / submitter / part
-            for folder, dirs, files in os.walk(top):
-                dirs.sort()
-                for name in sorted(files):
-                    path = os.path.join(folder, name)
-                    try:
-                        st = os.stat(path)
-                    except OSError:  # a dangling link: scoring reports it; its name still counts
-                        st = os.lstat(path)
-                    digest.update(f"{path[start:]}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return "stat:" + digest.hexdigest()
+    return "stat:" + named_sha256((path[start:], stat_text(path)) for path in _scored_files(round_dir))
 
 
 def round_fingerprint(round_dir: Path) -> str:

@@ -4,10 +4,9 @@ cite it; and every input file with its SHA-256 and the rows taken from it."""
 
 from __future__ import annotations
 
-import hashlib
-
 import polars as pl
 
+from pipelines.fingerprint import named_sha256
 from pipelines.publish.records import Cell, Column, Heading, Row, Source, Table
 
 MAX_FILES_PER_KIND = 20  # input files of one kind listed one by one in the appendix; more: one row
@@ -17,10 +16,7 @@ def files_digest(files: list[dict]) -> str:
     """SHA-256 over "<file>\\0<file's SHA-256>\\n" for each file, sorted by name: one hash that
     stands for a whole group of input files (the appendix's formula, checkable by hand from
     data/input_files.csv)."""
-    digest = hashlib.sha256()
-    for f in sorted(files, key=lambda f: f["file"]):
-        digest.update(f["file"].encode() + b"\0" + f["sha256"].encode() + b"\n")
-    return digest.hexdigest()
+    return named_sha256((f["file"], f["sha256"]) for f in sorted(files, key=lambda f: f["file"]))
 
 
 def input_rows(input_files: pl.DataFrame) -> list[dict]:

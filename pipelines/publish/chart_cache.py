@@ -3,66 +3,46 @@ they show.
 
 Drawing is most of the report's HTML build (57 charts for the bundled data, about 10 s in matplotlib)
 and of the atlas web edition's (about 85 charts at a third of a second each). A chart is a pure function of its arguments and of the drawing code, so its SVG is kept
-under the SHA-256 of both: a price change redraws only the charts whose points moved, a new round
-only its own charts (and the trend chart), an unchanged atlas none. Any edit to the chart code, the
-palette, matplotlib or adjustText changes every key. `prune` keeps the folder to the charts of the
-last build, so it does not grow with every price snapshot.
+(publish/file_cache.py) under the SHA-256 of both: a price change redraws only the charts whose points moved,
+a new round only its own charts (and the trend chart), an unchanged atlas none. Any edit to the chart code,
+the palette, matplotlib or adjustText changes every key.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 
+from pipelines.fingerprint import code_version
 from pipelines.publish import charts, palette, svg
-from pipelines.publish.store import prune, write_atomic
+from pipelines.publish.file_cache import FileCache
 
 _CODE = (charts, svg, palette)  # the modules whose code decides how a chart looks
+_PACKAGES = ("matplotlib", "adjustText")
 
 
-def code_version() -> str:
-    """What changes every key when the drawing changes: the chart modules' source and the libraries' versions."""
-    digest = hashlib.sha256()
-    for module in _CODE:
-        digest.update(Path(module.__file__).read_bytes())
-    for package in ("matplotlib", "adjustText"):
-        digest.update(f"{package}=={metadata.version(package)}".encode())
-    return digest.hexdigest()
-
-
-class ChartCache:
-    """`draw(*args)` through a folder of SVG files (None: no folder, every chart is drawn)."""
+class ChartCache(FileCache):
+    """`svg(draw, *args)` through a folder of SVG files (None: no folder, every chart is drawn)."""
 
     def __init__(self, folder: Path | None):
-        self.folder = folder
-        self.version = code_version() if folder is not None else ""
-        self.used: set[str] = set()
+        version = code_version([Path(m.__file__) for m in _CODE], _PACKAGES) if folder is not None else ""
+        super().__init__(folder, version)
         self.drawn = 0  # charts drawn by this cache (the rest came from the folder)
 
-    def key(self, draw: Callable[..., str], args: tuple, kwargs: dict | None = None) -> str:
+    def chart_key(self, draw: Callable[..., str], args: tuple, kwargs: dict | None = None) -> str:
         # repr of the arguments: dataclasses, floats (shortest round-trip repr), strings, tuples
         named = f"\n{sorted(kwargs.items())!r}" if kwargs else ""
-        return hashlib.sha256(f"{self.version}\n{draw.__qualname__}\n{args!r}{named}".encode()).hexdigest()
+        return self.key(draw.__qualname__, f"{args!r}{named}")
 
     def svg(self, draw: Callable[..., str], *args, **kwargs) -> str:
-        if self.folder is None:
-            self.drawn += 1
-            return draw(*args, **kwargs)
-        name = self.key(draw, args, kwargs) + ".svg"
-        self.used.add(name)
-        path = self.folder / name
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
+        key = self.chart_key(draw, args, kwargs)
+        kept = self.get(key, ".svg")
+        if kept is not None:
+            return kept.decode("utf-8")
         drawn = draw(*args, **kwargs)
         self.drawn += 1
-        write_atomic(path, drawn.encode("utf-8"))  # whole files only: a killed build never leaves half a chart
+        self.put(key, ".svg", drawn.encode("utf-8"))
         return drawn
-
-    def prune(self) -> int:
-        """Removes the charts this cache did not serve; returns how many."""
-        return len(prune(self.folder, self.used))
 
 
 NO_CACHE = ChartCache(None)

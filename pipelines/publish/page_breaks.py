@@ -4,8 +4,9 @@ Plain text work on the page's HTML (and a laid-out document's anchors), without 
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+from pipelines.fingerprint import running_sha256
 
 
 def displaced_footnotes(document) -> list[int]:
@@ -79,7 +80,7 @@ def table_prefixes(html: str) -> dict[str, str]:
     what follows: a row moved to a new page by one layout is moved at once by the next while this digest holds. A
     new price keeps it; a row added to that table or an earlier one does not; rows added to later tables do not
     matter (a price change adds rows to the changes chapter, at the end)."""
-    digest, prefixes, table = hashlib.sha256(), {}, None
+    digest, prefixes, table = running_sha256(), {}, None
     for found in _SHAPE.finditer(html):
         if found.group(0) == "</table>":
             if table is not None:

@@ -4,27 +4,27 @@ WeasyPrint lays out about five pages a second and holds every page until the PDF
 atlas's digest as one document (115 pages for eleven rounds) took 24 s a layout and 575 MiB, and any
 price change or new round laid out all of it again. Printed as atlas.pdf plus one PDF per round,
 each document is laid out in one of a few worker processes at once (pdf_process) and kept on
-disk under the SHA-256 of its HTML: a new round lays out only its own PDF and atlas.pdf, an
-unchanged atlas nothing, also on a later day: the day a document says it was generated is left out of
-its key (GENERATED). A new price snapshot still lays out every PDF, since each shows the atlas's price
-date and marks prices stale against it.
+disk (publish/file_cache.py) under the SHA-256 of its HTML and the printing code: a new round lays
+out only its own PDF and atlas.pdf, an unchanged atlas nothing, also on a later day: the day a
+document says it was generated is left out of its key (GENERATED). A new price snapshot still lays
+out every PDF, since each shows the atlas's price date and marks prices stale against it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
-from importlib import metadata
 from pathlib import Path
 
 from pipelines import forkserver
+from pipelines.fingerprint import code_version
+from pipelines.publish.file_cache import FileCache
 from pipelines.publish.page_breaks import hints_that_hold, layout_hints
-from pipelines.publish.store import prune, write_atomic
+from pipelines.publish.store import write_atomic
 
 # Where a document says the day it was generated: left out of its key and filled in when it is laid out,
 # so a document unchanged but for that day is served as first printed (and says that day, which is true).
@@ -33,14 +33,6 @@ WORKERS = 2  # processes laying out at once: the machine's two cores (each holds
 WORKER_NICENESS = 10  # pdf_process's workers yield the CPU to the process that started them
 PRINTING_CODE = ("render.py", "page_breaks.py", "pdf.py")  # what the HTML goes through on its way to a PDF
 HINTS = "hints"  # <cache>/hints/<document>.json: the rows its last layout moved to new pages (PdfCache.hints)
-
-
-def _version() -> str:
-    """What changes every key when printing changes: WeasyPrint's version and the printing code."""
-    digest = hashlib.sha256(f"weasyprint=={metadata.version('weasyprint')}".encode())
-    for module in PRINTING_CODE:
-        digest.update(Path(__file__).with_name(module).read_bytes())
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -54,42 +46,32 @@ class Printed:
     past_margin: tuple[str, ...] = ()  # tables that run past the right margin (pdf.tables_past_margin)
 
 
-@dataclass
-class PdfCache:
-    """Printed PDFs in a folder (None: nothing kept), each under the key of its HTML and date."""
+class PdfCache(FileCache):
+    """Printed PDFs in a folder (None: nothing kept), each under the key of its HTML and date: <key>.pdf and
+    <key>.json, how it was laid out."""
 
-    folder: Path | None
-    version: str = field(default_factory=_version)
-    used: set[str] = field(default_factory=set)
+    def __init__(self, folder: Path | None):
+        printing = [Path(__file__).with_name(module) for module in PRINTING_CODE]
+        super().__init__(folder, code_version(printing, ("weasyprint",)) if folder is not None else "")
 
-    def key(self, html: str, created: date) -> str:
-        return hashlib.sha256(f"{self.version}\n{created.isoformat()}\n{html}".encode()).hexdigest()
+    def pdf_key(self, html: str, created: date) -> str:
+        return self.key(created.isoformat(), html)
 
-    def get(self, key: str) -> Printed | None:
-        if self.folder is None:
+    def printed(self, key: str) -> Printed | None:
+        facts, pdf = self.get(key, ".json"), self.get(key, ".pdf")
+        if facts is None or pdf is None:
             return None
-        self.used.add(key)
-        pdf, facts = self.folder / f"{key}.pdf", self.folder / f"{key}.json"
-        if not (pdf.is_file() and facts.is_file()):
-            return None
-        laid = json.loads(facts.read_text(encoding="utf-8"))
+        laid = json.loads(facts)
         if not {"breaks", "pages", "past_margin"} <= laid.keys():  # kept by an older version: lay it out again
             return None
-        return Printed(pdf.read_bytes(), tuple(laid["breaks"]), 0, laid["pages"],  # 0 layouts: none made now
+        return Printed(pdf, tuple(laid["breaks"]), 0, laid["pages"],  # 0 layouts: none made now
                        tuple(laid["past_margin"]))
 
-    def put(self, key: str, printed: Printed) -> None:
-        if self.folder is None:
-            return
-        self.used.add(key)
+    def keep(self, key: str, printed: Printed) -> None:
         # the PDF first: a facts file is only ever beside a whole PDF
-        write_atomic(self.folder / f"{key}.pdf", printed.pdf)
-        write_atomic(self.folder / f"{key}.json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages,
-                                                                "past_margin": list(printed.past_margin)}).encode())
-
-    def prune(self) -> int:
-        """Removes the PDFs this cache did not serve or keep (each a .pdf and a .json); returns how many."""
-        return len(prune(self.folder, self.used, key=lambda path: path.stem))
+        self.put(key, ".pdf", printed.pdf)
+        self.put(key, ".json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages,
+                                           "past_margin": list(printed.past_margin)}).encode())
 
     def hints(self, name: str, html: str) -> tuple[str, ...]:
         """The rows the last layout of document `name` started on a new page for their footnotes that still hold
@@ -120,12 +102,12 @@ class Printing:
     def __init__(self, pages: Mapping[str, str], created: date, cache: PdfCache, workers: int = WORKERS,
                  generated_on: str = ""):
         """`pages` may hold GENERATED where `generated_on` (the day, as printed) goes."""
-        self.keys = {name: cache.key(html, created) for name, html in pages.items()}
+        self.keys = {name: cache.pdf_key(html, created) for name, html in pages.items()}
         self.pages = pages
         self.cache = cache
         self.printed: dict[str, Printed] = {}
         for name, key in self.keys.items():
-            kept = cache.get(key)
+            kept = cache.printed(key)
             if kept is not None:
                 self.printed[name] = kept
         todo = sorted((n for n in pages if n not in self.printed), key=lambda n: -len(pages[n]))  # longest first
@@ -148,7 +130,7 @@ class Printing:
         ended when it returns (their memory is back before the caller goes on)."""
         for name, pending in self._pending.items():
             self.printed[name] = pending.result()
-            self.cache.put(self.keys[name], self.printed[name])
+            self.cache.keep(self.keys[name], self.printed[name])
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
@@ -160,11 +142,11 @@ class Printing:
 def print_kept(name: str, html: str, created: date, cache: PdfCache) -> Printed:
     """One document through `cache`, laid out in this process when the cache does not have it (the report:
     one document, and nothing for this process to do meanwhile that workers would free it for)."""
-    key = cache.key(html, created)
-    printed = cache.get(key)
+    key = cache.pdf_key(html, created)
+    printed = cache.printed(key)
     if printed is None:
         printed = print_pdf(html, created, cache.hints(name, html))
-        cache.put(key, printed)
+        cache.keep(key, printed)
     cache.remember(name, printed, html)
     return printed
 

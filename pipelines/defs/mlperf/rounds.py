@@ -16,7 +16,6 @@ or machine can (ATLAS_ROUNDS_DIR, local or s3://), and the atlas marts read it w
 """
 
 
-import hashlib
 import json
 import warnings
 from pathlib import Path
@@ -26,6 +25,7 @@ import dagster as dg
 from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.domain.errors import InputError
+from pipelines.fingerprint import text_sha256
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
 from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA, score_corpus
 from pipelines.ingest.mlperf.tree import RUNS_SCHEMA, SCORES_SCHEMA, SCORING_REVISION
@@ -43,9 +43,12 @@ NOT_SET = "MLPERF_DIR is not set: the atlas needs the folder holding the trainin
           "or set it for `make ui`)"
 # The stored tables' columns and the scoring's revision: a round stored before a column was added
 # (say the measured energy), or scored by rules since corrected, is stale and scored again, like a
-# round whose files changed.
-TABLES_VERSION = hashlib.sha256(json.dumps([SCORING_REVISION] + [
-    list(schema) for schema in (SCORES_SCHEMA, RUNS_SCHEMA, SYSTEMS_SCHEMA)]).encode()).hexdigest()[:12]
+# round whose files changed. Not a fingerprint.code_version of the scoring code: scoring the whole
+# corpus takes minutes, so an edit that scores the same (a comment, a faster parser) must not rescore;
+# SCORING_REVISION is raised by hand when scores change. Its value is in every stored round's data
+# version: the same bytes as before the hashing had one home.
+TABLES_VERSION = text_sha256(json.dumps([SCORING_REVISION] + [
+    list(schema) for schema in (SCORES_SCHEMA, RUNS_SCHEMA, SYSTEMS_SCHEMA)]))[:12]
 
 
 def scored_version(round_dir: Path) -> str:
@@ -65,8 +68,7 @@ def _observe_corpus(settings: PipelineSettings) -> dg.ObserveResult:
         return dg.ObserveResult(data_version=dg.DataVersion("unset"), metadata={"status": NOT_SET})
     rounds = corpus_rounds(settings.mlperf)
     prints = {key: scored_version(path) for key, path in rounds.items()}
-    digest = hashlib.sha256(json.dumps(prints, sort_keys=True).encode()).hexdigest()
-    return dg.ObserveResult(data_version=dg.DataVersion(digest),
+    return dg.ObserveResult(data_version=dg.DataVersion(text_sha256(json.dumps(prints, sort_keys=True))),
                             metadata={"folder": dg.MetadataValue.path(str(settings.mlperf)),
                                       "rounds": dg.MetadataValue.json(prints)})
 

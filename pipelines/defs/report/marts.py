@@ -12,7 +12,8 @@ from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, model_names, normalized_systems
 from pipelines.ingest.catalog_instances import unknown_accelerators
-from pipelines.ingest.fingerprint import file_sha256, fingerprint, input_files as list_files
+from pipelines.fingerprint import file_sha256, files_sha256
+from pipelines.ingest.raw_files import input_files as list_files
 from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.metrics.result_spread import comparable_results, with_spread
 from pipelines.metrics.cheapest_offers import cheapest_offers as compute_offers
@@ -217,7 +218,7 @@ def _digest(raw: Path, name: str) -> tuple[str, int]:
     path = raw / name
     if path.is_dir():
         files = list_files(path)
-        return fingerprint(files, path), sum(f.stat().st_size for f in files)
+        return files_sha256(files, path), sum(f.stat().st_size for f in files)
     return file_sha256(path), path.stat().st_size
 
 

@@ -10,7 +10,8 @@ import warnings
 import dagster as dg
 
 from pipelines.defs.resources import PipelineSettings
-from pipelines.ingest.fingerprint import fingerprint, input_files
+from pipelines.fingerprint import files_sha256
+from pipelines.ingest.raw_files import input_files
 
 # asset name -> (path under RAW_DIR, glob, what it holds)
 RAW_INPUTS = {
@@ -36,7 +37,7 @@ RAW_INPUTS = {
 def raw_fingerprint(settings: PipelineSettings, name: str) -> str:
     relative, pattern, _ = RAW_INPUTS[name]
     root = settings.raw / relative
-    return fingerprint(input_files(root, pattern), root if root.is_dir() else root.parent)
+    return files_sha256(input_files(root, pattern), root if root.is_dir() else root.parent)
 
 
 def observed_files(settings: PipelineSettings, name: str) -> dict:

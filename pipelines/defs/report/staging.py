@@ -10,7 +10,7 @@ from pipelines.config import BUNDLED_RAW
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.domain.errors import InputError
-from pipelines.ingest.fingerprint import input_files
+from pipelines.ingest.raw_files import input_files
 from pipelines.domain.mlperf import report_benchmark
 from pipelines.domain.rounds import round_order
 from pipelines.ingest.accelerators import read_catalog_table

@@ -46,6 +46,7 @@ from pathlib import Path
 import polars as pl
 
 from pipelines.domain.errors import InputError
+from pipelines.ingest.accelerators import simplify
 from pipelines.ingest.prices.combine import collapse_duplicates
 from pipelines.ingest.prices.jsontools import as_dict, as_list, opt_text
 from pipelines.ingest.prices.normalized import parse_day, parse_price, price_frame
@@ -82,7 +83,9 @@ _SKUS = [
 ]
 _COMMIT_USAGE = {"Commit1Yr": 1, "Commit3Yr": 3}
 _DEFAULT_FAMILY = "N1"  # "Commitment v1: Cpu in ..." is the N1 commitment
-_GPU_MODEL = re.compile(r"\b(A100|H100|H200|B200|V100|P100|P4|T4|L4|K80|A10G?)\b", re.IGNORECASE)
+# The GPUs GCP's SKU descriptions name ("Nvidia Tesla A100 GPU ..."), as words of the accelerator's simplified name:
+# GCP's vocabulary, not a second accelerator catalog (that is accelerators.csv, whose names are matched the same way)
+_SKU_GPUS = ("a100", "h100", "h200", "b200", "v100", "p100", "p4", "t4", "l4", "k80", "a10", "a10g")
 _BIG_MEMORY_NAMES = {"A100", "H100"}  # GCP names their 80 GB parts "<model> 80GB"
 
 
@@ -179,10 +182,9 @@ def _usd(price: dict, path: Path, where: str) -> float:
 
 def gpu_sku_name(accelerator: str, memory_gb: object) -> str | None:
     """The GPU model as GCP's SKU descriptions name it, from instances.csv's accelerator."""
-    found = _GPU_MODEL.search(accelerator or "")
-    if not found:
+    model = next((word.upper() for word in simplify(accelerator).split() if word in _SKU_GPUS), None)
+    if model is None:
         return None
-    model = found.group(1).upper()
     big = isinstance(memory_gb, (int, float)) and memory_gb >= 80
     return f"{model} 80GB" if model in _BIG_MEMORY_NAMES and big else model
 

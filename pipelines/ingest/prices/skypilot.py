@@ -374,7 +374,7 @@ def spot_figure(zone_prices: list[float]) -> dict:
 def read_catalog_folder(folder: Path) -> Catalog:
     """Every SkyPilot catalog under a price folder: their price rows, one offer per (provider,
     instance type) with the facts of its newest snapshot, and the skipped rows counted together."""
-    from pipelines.ingest.fingerprint import input_files  # the one listing of raw files
+    from pipelines.ingest.raw_files import input_files  # the one listing of raw files
 
     folder = Path(folder)
     catalogs = []

@@ -1,22 +1,15 @@
-"""Content hashes of raw inputs: a touched file with the same bytes is not a change."""
+"""The one listing of raw input files (hashed by pipelines/fingerprint.py)."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
-from typing import Iterable
 
 from pipelines.domain.errors import InputError
+from pipelines.fingerprint import walk
 
-CHUNK = 1 << 20
 
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
+def _hidden(parts: tuple[str, ...]) -> bool:
+    return any(part.startswith(".") or part.endswith("~") for part in parts)
 
 
 def input_files(root: Path, pattern: str = "*") -> list[Path]:
@@ -27,14 +20,8 @@ def input_files(root: Path, pattern: str = "*") -> list[Path]:
     or socket, or a folder named like a file (`x.csv/` when the glob is `*.csv`).
     Symbolic links to folders are not followed (no loops).
     """
-    if root.is_file():
-        return [root]
-    if not root.is_dir():
-        return []
     files = []
-    for p in root.rglob(pattern):
-        if any(part.startswith(".") or part.endswith("~") for part in p.relative_to(root).parts):
-            continue
+    for p in walk(root, pattern, skip=_hidden):
         if p.is_file():
             files.append(p)
         elif p.is_dir():
@@ -44,14 +31,4 @@ def input_files(root: Path, pattern: str = "*") -> list[Path]:
             raise InputError(p, None, "is a dangling symbolic link or a symbolic link loop")
         else:
             raise InputError(p, None, "is not a regular file (a FIFO, socket or device)")
-    return sorted(files)
-
-
-def fingerprint(files: Iterable[Path], root: Path) -> str:
-    """One hash over the names (relative to root) and contents of files; '' for no files."""
-    digest = hashlib.sha256()
-    count = 0
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + file_sha256(path).encode() + b"\n")
-        count += 1
-    return digest.hexdigest() if count else "empty"
+    return files

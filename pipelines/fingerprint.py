@@ -1,0 +1,76 @@
+"""Content hashes: the project's one scheme for hashing bytes, files, folders and code.
+
+- The hash is SHA-256, written as hex.
+- A group of things (the files of a folder, a round's stats, a code version's parts) is one hash over
+  "<name>\\0<value>\\n" lines (named_sha256): for files, the name relative to their folder and the file's
+  SHA-256 (files_sha256), or, where reading would cost too much, its size and modification time (stat_text).
+- A folder is walked one way (walk): every entry under it, sorted by path, names relative to it.
+- A code version is the group hash of the source files (by file name) and of installed package versions
+  (code_version): any edit to them, or a new package version, changes it.
+
+Where a stored value depends on a hash (Dagster data versions, the report's SHA-256 of input trees), the
+scheme above gives the same bytes as before it had one home. Standard library only: the command line
+computes make report's key (up_to_date.py) before anything heavy is imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from importlib import metadata
+from pathlib import Path
+
+running_sha256 = hashlib.sha256  # a hash fed piece by piece (page_breaks: one digest per table prefix)
+
+
+def text_sha256(data: str | bytes) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """The file's bytes, read in pieces (a provider's price list can be hundreds of MB)."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def stat_text(path: str | os.PathLike) -> str:
+    """A file without reading it: "<size>\\0<modification time, ns>" (of the link itself when it dangles)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = os.lstat(path)
+    return f"{st.st_size}\0{st.st_mtime_ns}"
+
+
+def named_sha256(named: Iterable[tuple[str, str]]) -> str:
+    """One hash over "<name>\\0<value>\\n" for each pair, in the order given."""
+    digest = hashlib.sha256()
+    for name, value in named:
+        digest.update(f"{name}\0{value}\n".encode())
+    return digest.hexdigest()
+
+
+def files_sha256(files: Iterable[Path], root: Path) -> str:
+    """One hash over the names (relative to root) and contents of files; "empty" for no files (a data version
+    Dagster has stored for an empty input)."""
+    named = [(str(path.relative_to(root)), file_sha256(path)) for path in files]
+    return named_sha256(named) if named else "empty"
+
+
+def walk(root: Path, pattern: str = "*", skip: Callable[[tuple[str, ...]], bool] = lambda parts: False) -> list[Path]:
+    """Every entry under root matching the glob (files, folders, links, FIFOs: the caller decides), sorted,
+    but those whose path parts relative to root `skip` names; [root] for a file, [] when it is missing.
+    Symbolic links to folders are not followed (no loops)."""
+    if root.is_file():
+        return [root]
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob(pattern) if not skip(p.relative_to(root).parts))
+
+
+def code_version(sources: Iterable[Path], packages: Iterable[str] = ()) -> str:
+    """What changes a cache key when code changes: the source files' bytes (by file name) and the installed
+    versions of packages."""
+    return named_sha256([*((path.name, file_sha256(path)) for path in sources),
+                         *((name, metadata.version(name)) for name in packages)])
