@@ -35,8 +35,24 @@ _checkout: dict = {}
 
 def isolate_from_the_checkout(config) -> None:
     if not hasattr(config, "workerinput"):
+        _checkout["before"] = checkout_state.snapshot()
         _checkout["home"] = tempfile.mkdtemp(prefix="pytest-bundled-home-")
         checkout_state.isolate(os.environ, Path(_checkout["home"]))
+    checkout_state.forbid()
+
+
+def pytest_sessionfinish(session):
+    """Fail the session when any process created, changed or removed a file of the checkout's state."""
+    if "before" not in _checkout:
+        return
+    found = checkout_state.changes(_checkout["before"], checkout_state.snapshot())
+    if found:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.line("")
+        reporter.write_sep("!", "the tests changed the checkout's own state (tests/checkout_state.py)", red=True)
+        for line in found[:20]:
+            reporter.write_line(line)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_unconfigure(config):
