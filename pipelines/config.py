@@ -5,8 +5,9 @@ history, the atlas's scored rounds) default to folders that belong to that data 
 one data set never overwrites another's:
 - the bundled raw/ keeps the repo's reports/, warehouse/pipeline.duckdb and .dagster_home/;
 - any other RAW_DIR gets reports/, warehouse/pipeline.duckdb and .dagster_home/ inside it.
-REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. MLPERF_DIR has no default: the atlas is off
-until it names a folder of training_results_vX.Y trees; a successful `make atlas` remembers it for
+REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. (The tests move the bundled data's home out of the
+repo, PIPELINE_BUNDLED_HOME below, so that they never read or write a checkout's own.) MLPERF_DIR has no
+default: the atlas is off until it names a folder of training_results_vX.Y trees; a successful `make atlas` remembers it for
 the data set (DAGSTER_HOME/pipeline_settings.json), so the UI and the next `make atlas` of that data
 set find it without being told again, and MLPERF_DIR set in the environment still wins. ATLAS_ROUNDS_DIR (default: atlas_rounds/
 beside the warehouse; a local folder or an fsspec URL such as s3://bucket/atlas_rounds) is where
@@ -101,6 +102,16 @@ def remember(dagster_home: Path, name: str, value: str) -> bool:
     return True
 
 
+# Tests only (tests/checkout_state.py): the folder that stands in for the repo as the bundled data's home. Unset, as
+# for every user, the bundled data's outputs and remembered settings are the repo's own.
+BUNDLED_HOME = "PIPELINE_BUNDLED_HOME"
+
+
+def bundled_home() -> Path:
+    """Where the bundled data keeps reports/, warehouse/ and .dagster_home/: the repo, unless the tests move it."""
+    return env_path(BUNDLED_HOME) or REPO_ROOT
+
+
 def env_path(name: str) -> Path | None:
     """The setting as an absolute path (~ expanded, relative to the current folder), or None when unset."""
     value = os.environ.get(name, "").strip()
@@ -125,14 +136,16 @@ class Paths:
     def from_env(cls) -> "Paths":
         raw = env_path("RAW_DIR") or BUNDLED_RAW
         # the bundled data keeps the repo's layout; any other data set keeps its outputs inside it
-        home = REPO_ROOT if raw == BUNDLED_RAW.resolve() else raw
+        home = bundled_home() if raw == BUNDLED_RAW.resolve() else raw
         warehouse = env_path("WAREHOUSE") or home / "warehouse" / "pipeline.duckdb"
         rounds = os.environ.get("ATLAS_ROUNDS_DIR", "").strip()
         if rounds and "://" not in rounds:
             rounds = str(Path(rounds).expanduser().resolve())
         dagster_home = env_path("DAGSTER_HOME") or home / ".dagster_home"
-        kept = remembered(dagster_home).get("MLPERF_DIR")  # what the data set's last make atlas used
-        mlperf = env_path("MLPERF_DIR") or (Path(kept) if kept else None)
+        mlperf = env_path("MLPERF_DIR")
+        if mlperf is None:  # what the data set's last make atlas used (read only when needed: the setting wins)
+            kept = remembered(dagster_home).get("MLPERF_DIR")
+            mlperf = Path(kept) if kept else None
         return cls(
             raw_dir=raw,
             reports_dir=env_path("REPORTS_DIR") or home / "reports",

@@ -6,11 +6,15 @@ made once per session for both pytest-xdist workers and shared read-only (tests/
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests import checkout_state
 from tests.atlas_runner import SAMPLE, atlas_env, make_atlas, sample_required
 from tests.pipeline_runner import built_report, make_dirs, pin_price_date, run_pipeline
 from tests.shared_builds import built_once, unchanged
@@ -20,6 +24,40 @@ def pytest_configure(config):
     reason = sample_required()
     if reason:
         raise pytest.UsageError(reason)
+    isolate_from_the_checkout(config)
+
+
+# No test reads or writes the checkout's own state: its remembered settings, warehouse, reports and run history
+# (tests/checkout_state.py). The controller decides for the session; pytest-xdist's workers, and every process a
+# test starts (the command line, make), inherit its environment.
+_checkout: dict = {}
+
+
+def isolate_from_the_checkout(config) -> None:
+    if not hasattr(config, "workerinput"):
+        _checkout["before"] = checkout_state.snapshot()
+        _checkout["home"] = tempfile.mkdtemp(prefix="pytest-bundled-home-")
+        checkout_state.isolate(os.environ, Path(_checkout["home"]))
+    checkout_state.forbid()
+
+
+def pytest_sessionfinish(session):
+    """Fail the session when any process created, changed or removed a file of the checkout's state."""
+    if "before" not in _checkout:
+        return
+    found = checkout_state.changes(_checkout["before"], checkout_state.snapshot())
+    if found:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.line("")
+        reporter.write_sep("!", "the tests changed the checkout's own state (tests/checkout_state.py)", red=True)
+        for line in found[:20]:
+            reporter.write_line(line)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config):
+    if "home" in _checkout:
+        shutil.rmtree(_checkout.pop("home"), ignore_errors=True)
 
 
 # The session builds, in the order the tests that read them run first

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths, remember, remembered
+from pipelines.config import BUNDLED_HOME, BUNDLED_RAW, REPO_ROOT, Paths, bundled_home, remember
+from tests.checkout_state import CHECKOUT_STATE
 from tests.pipeline_runner import REPO, environment
 from tests.small_raw import write_small_raw
 
@@ -28,11 +29,14 @@ def no_settings(monkeypatch):
 
 
 def test_the_bundled_data_keeps_the_repo_layout(no_settings, monkeypatch):
-    kept = remembered(REPO_ROOT / ".dagster_home").get("MLPERF_DIR")  # a make atlas of the bundled data, if any
+    monkeypatch.delenv(BUNDLED_HOME)  # as for every user: the tests' own home of the bundled data (conftest.py) gone
+    monkeypatch.setenv("MLPERF_DIR", "/data/mlperf")  # set, so that the checkout's remembered one is not read
     expected = Paths(BUNDLED_RAW, REPO_ROOT / "reports", REPO_ROOT / "warehouse" / "pipeline.duckdb",
-                     REPO_ROOT / ".dagster_home", Path(kept) if kept else None,
+                     REPO_ROOT / ".dagster_home", Path("/data/mlperf"),
                      atlas_rounds_dir=str(REPO_ROOT / "warehouse" / "atlas_rounds"))
     assert Paths.from_env() == expected
+    # what the session guards (tests/checkout_state.py) holds every output of the bundled data in the checkout
+    assert all(any(out.is_relative_to(state) for state in CHECKOUT_STATE) for out in expected.outputs())
     monkeypatch.chdir(REPO_ROOT)
     monkeypatch.setenv("RAW_DIR", "raw")  # the same folder, named relatively
     assert Paths.from_env() == expected
@@ -102,7 +106,7 @@ def test_two_data_sets_never_overwrite_each_others_reports(tmp_path):
     ours, theirs = write_small_raw(tmp_path / "ours"), write_small_raw(tmp_path / "theirs")
     config = theirs / "report.toml"
     config.write_text(config.read_text().replace('title = "Small"', 'title = "Their data"'))
-    repo_reports = fingerprint(REPO / "reports")
+    bundled_reports = fingerprint(bundled_home() / "reports")  # the bundled data's (in tests, not the checkout's)
 
     done = cli(ours, "report")
     assert f"report: {ours / 'reports' / '2024-06-01' / 'report.html'}" in done.stdout
@@ -118,7 +122,7 @@ def test_two_data_sets_never_overwrite_each_others_reports(tmp_path):
     assert "Their data" in (theirs / "reports" / "index.html").read_text()
     assert "Their data" in (theirs / "reports" / "2024-06-01" / "report.html").read_text()
     assert "Their data" not in (ours / "reports" / "2024-06-01" / "report.html").read_text()
-    assert fingerprint(REPO / "reports") == repo_reports  # nor the bundled data's
+    assert fingerprint(bundled_home() / "reports") == bundled_reports  # nor the bundled data's
 
     # clean removes one data set's outputs, and only those
     cleaned = cli(theirs, "clean")
