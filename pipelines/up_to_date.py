@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
-from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths
+from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths, build_day
 
 # The project's code and public facts: what the report is computed, drawn and printed with
 CODE = ("pipelines", "sql", "templates", "config")
@@ -28,13 +26,6 @@ SKIPPED = ("__pycache__",)
 
 def stamp_path(paths: Paths) -> Path:
     return paths.report_stamp
-
-
-def generated_day() -> str:
-    """The day the report says it was generated (SOURCE_DATE_EPOCH, else today): publish/from_marts.generated_on."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    now = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
-    return now.date().isoformat()
 
 
 def _outputs_within(root: Path, outputs: tuple[Path, ...]) -> tuple[Path, ...]:
@@ -70,7 +61,7 @@ def inputs_key(paths: Paths) -> str:
     and public facts, the installed packages and the generation day. Every file under those folders counts but
     the pipeline's outputs, named one by one, so no arrangement of the settings can hide an input."""
     outputs = tuple(out.resolve() for out in paths.outputs())
-    digest = hashlib.sha256(f"{sys.version}\n{generated_day()}\n".encode())
+    digest = hashlib.sha256(f"{sys.version}\n{build_day().isoformat()}\n".encode())
     for name in CODE:
         _tree_digest(digest, REPO_ROOT / name, outputs)
     # the public facts a data set without its own falls back to (the bundled data set's outputs are beside it)
