@@ -74,6 +74,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from pipelines.config import today as calendar_today
 from pipelines.domain.errors import InputError
 from pipelines.domain.llm import KINDS as _MODEL_KINDS, DescribedModel as Model
 from pipelines.ingest.csv_table import read_text
@@ -377,7 +378,8 @@ def _str_list(path: Path, where: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
-def parse_report_config(path: Path) -> ReportConfig:
+def parse_report_config(path: Path, today: date | None = None) -> ReportConfig:
+    """report.toml, checked; a price_date after `today` (default config.today()) is refused."""
     try:
         data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
@@ -422,7 +424,7 @@ def parse_report_config(path: Path) -> ReportConfig:
                 raise InputError(path, "price_date", f"{price_date!r} is not a date (YYYY-MM-DD)") from None
         if not isinstance(price_date, date) or isinstance(price_date, datetime):
             raise InputError(path, "price_date", "must be a date (YYYY-MM-DD)")
-        if price_date > date.today():
+        if price_date > (today or calendar_today()):
             raise InputError(path, "price_date", f"{price_date} lies in the future")
 
     raw_comparisons = need("comparisons", list)

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.config import today as calendar_today
 from pipelines.domain.offers import SELLER_ALIASES, SELLERS, seller
 from pipelines.domain.errors import InputError
 from pipelines.domain.pricing import COMMITMENTS, PAYMENT_OPTIONS, PRICING_MODELS
@@ -171,7 +172,7 @@ def parse_day(text: object, path: Path | str, where: str | int, today: date | No
             datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise InputError(path, where, f"date {text!r} is not a date (YYYY-MM-DD)") from None
-    if day > (today or date.today()):
+    if day > (today or calendar_today()):
         raise InputError(path, where, f"date {value} is in the future")
     if day < EARLIEST_DATE:
         raise InputError(path, where, f"date {value} is before {EARLIEST_DATE}, not a price date")
