@@ -182,7 +182,8 @@ def test_savings_against_the_baseline_at_its_own_pricing():
 
 def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
     from pipelines.publish.numbering import Numbering
-    from pipelines.publish.report_pricing import Pricing, pricing_tables
+    from pipelines.domain.report_settings import ReportSettings
+    from pipelines.publish.report_pricing import pricing_tables
 
     base = {"comparison": "c", "benchmark": "resnet", "position": 0, "provider": "aws", "region": "us-east-1",
             "instance_type": "p4d", "is_baseline": True, "time_to_train_minutes": 30.0, "price_as_of": date(2026, 5, 18),
@@ -196,7 +197,7 @@ def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
          "certainty": "approximate", "interruption_frequency": "<5%"},
     ]
     cheapest = cheapest_options(pl.DataFrame(rows), ("on_demand", "spot"), (10,)).to_dicts()
-    tables = pricing_tables("ResNet-50", rows, Pricing(("on_demand", "spot"), "on_demand", (10,)), Numbering(),
+    tables = pricing_tables("ResNet-50", rows, ReportSettings(pricing_models=("on_demand", "spot"), runs_per_month=(10,)), Numbering(),
                             cheapest=cheapest)
     spot = tables.options.rows[0].cells[2]
     assert spot.text == "$4.00" and spot.strong  # 8 $/h x 0.5 h, the cheapest

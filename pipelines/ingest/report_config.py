@@ -84,6 +84,7 @@ from pipelines.ingest.names import (WELL_KNOWN_PROVIDERS, did_you_mean, nearest,
 from pipelines.domain.offers import HEADLINE_DEFAULT, OFFER_KINDS
 from pipelines.domain.pricing import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, DEFAULT_STALE_AFTER_DAYS,
                                       OPTION_SPELLINGS as PRICING_OPTIONS, PRICING_MODELS, parse_option)
+from pipelines.domain.report_settings import DEFAULT_AUTHOR, DEFAULT_RUNS_PER_MONTH
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -138,11 +139,11 @@ class Workload:
     description: str = ""
 
 
-DEFAULT_RUNS_PER_MONTH = (1, 100, 1000)
-
-
 @dataclass(frozen=True)
 class ReportConfig:
+    """report.toml as parsed: every key given or defaulted by parse_report_config (the defaults:
+    pipelines/domain/report_settings.py, whose ReportSettings the stored settings are read back as)."""
+
     title: str
     subtitle: str
     author: str
@@ -150,16 +151,16 @@ class ReportConfig:
     regions: dict[str, str]
     comparisons: tuple[Comparison, ...]
     price_date: date | None
-    mlperf_trees: tuple[Path, ...] = ()
-    pricing_models: tuple[str, ...] = DEFAULT_PRICING_MODELS
-    baseline_pricing: str = DEFAULT_BASELINE_PRICING
-    discounts: tuple[Discount, ...] = ()
-    runs_per_month: tuple[int, ...] = DEFAULT_RUNS_PER_MONTH
-    stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
-    workloads: tuple[Workload, ...] = ()
-    exclude_offer_kinds: tuple[str, ...] = ()
-    headline_offer_kinds: tuple[str, ...] = HEADLINE_DEFAULT
-    models: tuple[Model, ...] = ()
+    mlperf_trees: tuple[Path, ...]
+    pricing_models: tuple[str, ...]
+    baseline_pricing: str
+    discounts: tuple[Discount, ...]
+    runs_per_month: tuple[int, ...]
+    stale_after_days: int
+    workloads: tuple[Workload, ...]
+    exclude_offer_kinds: tuple[str, ...]
+    headline_offer_kinds: tuple[str, ...]
+    models: tuple[Model, ...]
 
     @property
     def all_benchmarks(self) -> tuple[str, ...]:
@@ -486,7 +487,7 @@ def parse_report_config(path: Path, today: date | None = None) -> ReportConfig:
         headline_offer_kinds=tuple(headline),
         title=title,
         subtitle=str(data.get("subtitle", "")),
-        author=str(data.get("author", "cost-to-train pipeline")),
+        author=str(data.get("author", DEFAULT_AUTHOR)),
         benchmarks=benchmarks,
         regions=dict(regions),
         comparisons=tuple(comparisons),
