@@ -232,3 +232,17 @@ def test_cheapest_options_per_instance_for_one_run_and_at_runs_a_month():
     assert picks[("b", 1)] == ("on_demand", pytest.approx(3.0), False)  # no commitment price: not a choice
     # without on demand among report.toml's options its rows are never picked
     assert set(cheapest_options(cost, ("spot",), ())["pricing_option"].to_list()) == {"spot", None}
+
+
+def test_a_price_naming_no_pricing_model_is_on_demand_in_its_offer_kind_and_its_note():
+    """domain.pricing.pricing_model_of: the reader, the offer kind and the report's notes read a missing model alike."""
+    from pipelines.domain.offers import offer_kind_expr
+    from pipelines.publish.report_pricing import option_words, price_line_key
+
+    row = {"provider": "aws", "region": "us-east-1", "instance_type": "p4d", "pricing_model": None, "term_years": None,
+           "payment_option": None, "offering_class": None, "price_as_of": date(2025, 6, 1)}
+    assert option_words(row) == "on demand"
+    assert price_line_key(row) == price_line_key({**row, "pricing_model": "on_demand"})  # the price book's row
+    frame = pl.DataFrame({"offer_kind": [None], "pricing_model": [None]}, schema={"offer_kind": pl.Utf8,
+                                                                                 "pricing_model": pl.Utf8})
+    assert frame.select(offer_kind_expr())["offer_kind"].to_list() == ["list"]

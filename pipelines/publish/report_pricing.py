@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option
+from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option, pricing_model_of
 from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
 from pipelines.publish.footnotes import price_note, price_source
@@ -29,7 +29,7 @@ class PricingTables:
 
 def option_words(r: dict) -> str:
     """"1-year reserved, standard, all upfront" / "spot" / "on demand": what the row's price is."""
-    model = r.get("pricing_model") or "on_demand"
+    model = pricing_model_of(r.get("pricing_model"))
     if model == "on_demand":
         return "on demand"
     if model == "spot":
@@ -57,7 +57,7 @@ def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) 
     """The footnote of a row's price: date, certainty, pricing option, and whose price it is; it cites
     the price's source and file in the sources appendix. An on-demand list price keeps one note
     however many tables show it; `price_lines` gives the file and line of each price."""
-    on_demand_list = (r.get("pricing_option") or "on_demand") == "on_demand" and not own_price(r)
+    on_demand_list = r["pricing_option"] == "on_demand" and not own_price(r)
     where = (price_lines or {}).get(price_line_key(r))
     text = price_note(r["provider"], r["region"], r["instance_type"], r["usd_per_hour"], r["price_as_of"],
                       r.get("price_source"), approximate=r.get("certainty") == "approximate",
@@ -83,7 +83,7 @@ def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) 
 def price_line_key(r: dict) -> tuple:
     """A priced row's key into the price book's file and line (Sources.price_lines): the instance, the
     price's pricing model and commitment terms, and its date."""
-    return (r["provider"], r["region"], r["instance_type"], r.get("pricing_model") or "on_demand",
+    return (r["provider"], r["region"], r["instance_type"], pricing_model_of(r.get("pricing_model")),
             r.get("term_years"), r.get("payment_option"), r.get("offering_class"), r["price_as_of"])
 
 
