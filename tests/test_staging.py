@@ -114,6 +114,9 @@ def test_price_changes_mart(small):
     # the price cut moves big.8x's resnet cost from 15 $ to 12 $ (-20 %)
     assert q(conn, "select previous_cost_usd, current_cost_usd, round(cost_change_pct, 6), previous_rank, current_rank "
                    "from cost_changes where instance_type = 'big.8x' and benchmark = 'resnet'") == [(15.0, 12.0, -20.0, 1, 1)]
+    # against the baseline small.8x (20 $/h x 90 min = 30 $ on both dates): savings 100 x (1 - 15 / 30) = 50 % before
+    assert q(conn, "select round(previous_savings_pct, 6) from cost_changes where instance_type = 'big.8x' "
+                   "and benchmark = 'resnet'") == [(50.0,)]
 
 
 def test_report_settings_from_a_row_take_the_default_only_where_the_row_has_none():

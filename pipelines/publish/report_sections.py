@@ -258,7 +258,7 @@ def runner_up(known: list[dict]) -> RunnerUp | None:
         return None
     r = beaters[0]
     return RunnerUp(label(r), fmt.usd_hour(r["usd_per_hour"]), fmt.usd_hour(r["price_to_beat_cheapest"]),
-                    fmt.pct(100.0 * (1.0 - r["price_to_beat_cheapest"] / r["usd_per_hour"]), signed=False))
+                    fmt.pct(r["cut_to_beat_cheapest_pct"], signed=False))
 
 
 def front_sentence(front: tuple[str, ...], known: int) -> str:
