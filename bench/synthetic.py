@@ -16,6 +16,7 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.domain.report_settings import ReportSettings
 from pipelines.metrics.cheapest_offers import cheapest_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train
 from pipelines.metrics.cost_changes import cost_changes
@@ -111,8 +112,8 @@ def synthetic_tables(instances: int = 100, benchmarks: int = 5, seed: int = 7, *
             {"kind": "prices", "file": "prices/first.csv", "rows": len(prices), "sha256": "0" * 64, "bytes": 1000},
             {"kind": "results", "file": "results/synthetic.csv", "rows": len(scores), "sha256": "1" * 64, "bytes": 2000},
         ]),
-        "settings": {"title": text.get("title", "Synthetic cost-to-train report"), "subtitle": "Synthetic data",
-                     "author": "render benchmark", "benchmarks": benches},
+        "settings": ReportSettings(title=text.get("title", "Synthetic cost-to-train report"), subtitle="Synthetic data",
+                                   author="render benchmark", benchmarks=tuple(benches)),
         "dates": {"price_date": price_date, "previous_price_date": previous, "first_price_date": FIRST},
     }
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +76,23 @@ SETTINGS = (
     Setting("SOURCE_DATE_EPOCH", "not set: today",
             "the reports' 'generated on' date in Unix seconds, for byte-identical rebuilds"),
 )
+
+
+# Two days, one home. SOURCE_DATE_EPOCH pins only what the outputs say about themselves (the day they were
+# generated, and the up-to-date key over it), so that a rebuild gives the same bytes. The inputs are checked
+# against the calendar: a price or a date after today is a typo or a wrong clock, a fetched snapshot is named
+# for the day it was taken, and an Azure price announced for later is not in force yet. Pinning those to the
+# build's day would refuse real data whenever the pin lies before it (the tests pin 2025-11-29 and read 2026
+# prices).
+def today() -> date:
+    """The calendar day now, in UTC (every machine of a deployment agrees on it): what inputs are checked against."""
+    return datetime.now(timezone.utc).date()
+
+
+def build_day() -> date:
+    """The day the outputs say they were generated: SOURCE_DATE_EPOCH (Unix seconds) when set, else today()."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    return datetime.fromtimestamp(int(epoch), timezone.utc).date() if epoch else today()
 
 
 REMEMBERED = "pipeline_settings.json"  # in DAGSTER_HOME: settings a data set keeps between commands

@@ -46,7 +46,7 @@ def estimate_offers(warehouse: Path, model: DescribedModel):
     import duckdb
 
     from pipelines.domain.best import with_rank
-    from pipelines.domain.offers import HEADLINE_DEFAULT
+    from pipelines.domain.report_settings import ReportSettings
     from pipelines.metrics.model_estimates import model_estimates
     from pipelines.warehouse import read_table
 
@@ -57,12 +57,13 @@ def estimate_offers(warehouse: Path, model: DescribedModel):
             throughput, offers = read_table(conn, "llm_throughput"), read_table(conn, "priced_offers")
         except duckdb.CatalogException:
             raise InputError(warehouse, None, "has no llm_throughput or priced_offers: run make report again") from None
-        try:  # report.toml's headline kinds, as the report ranks by them
-            headline = read_table(conn, "stg_report_settings").row(0, named=True)["headline_offer_kinds"]
-        except (duckdb.CatalogException, duckdb.BinderException, KeyError):
-            headline = None
+        try:  # report.toml's headline kinds, as the report ranks by them (a warehouse without them: the default)
+            settings = ReportSettings.from_row(read_table(conn, "stg_report_settings").row(0, named=True))
+        except (duckdb.CatalogException, duckdb.BinderException):
+            settings = ReportSettings()
     estimates = model_estimates(model, throughput, offers)
-    ranked = with_rank(estimates, [], "cost", "_rank", list(headline or HEADLINE_DEFAULT), cost="cost_usd", time="hours")
+    ranked = with_rank(estimates, [], "cost", "_rank", list(settings.headline_offer_kinds), cost="cost_usd",
+                       time="hours")
     return ranked.sort("_rank", nulls_last=True).drop("_rank")
 
 

@@ -12,14 +12,12 @@ caches: quick). Standard library only, as the command line's start must stay lig
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths
+from pipelines.config import BUNDLED_RAW, REPO_ROOT, Paths, build_day
 from pipelines.fingerprint import file_sha256, named_sha256, stat_text, walk
 
 # The project's code and public facts: what the report is computed, drawn and printed with
@@ -29,13 +27,6 @@ SKIPPED = ("__pycache__",)
 
 def stamp_path(paths: Paths) -> Path:
     return paths.report_stamp
-
-
-def generated_day() -> str:
-    """The day the report says it was generated (SOURCE_DATE_EPOCH, else today): publish/from_marts.generated_on."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    now = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch else datetime.now(timezone.utc)
-    return now.date().isoformat()
 
 
 def _outputs_within(root: Path, outputs: tuple[Path, ...]) -> tuple[Path, ...]:
@@ -66,7 +57,7 @@ def inputs_key(paths: Paths) -> str:
     the pipeline's outputs, named one by one, so no arrangement of the settings can hide an input."""
     outputs = tuple(out.resolve() for out in paths.outputs())
     return named_sha256([
-        ("python", sys.version), ("day", generated_day()),
+        ("python", sys.version), ("day", build_day().isoformat()),
         *(line for name in CODE for line in _tree(f"code:{name}", REPO_ROOT / name, outputs)),
         # the public facts a data set without its own falls back to (the bundled data set's outputs are beside it)
         *_tree("bundled", BUNDLED_RAW, outputs),

@@ -205,9 +205,10 @@ def test_empty_exports_are_not_published_nor_linked(folder):
 
 
 def test_the_cover_names_only_the_options_the_data_prices():
+    from pipelines.domain.report_settings import ReportSettings
     from pipelines.publish.context import report_pricing
 
-    settings = {"pricing_models": ["on_demand", "spot", "commitment_1y", "commitment_3y"], "baseline_pricing": "on_demand"}
+    settings = ReportSettings(pricing_models=("on_demand", "spot", "commitment_1y", "commitment_3y"))
     rows = pl.DataFrame({"pricing_option": ["on_demand", "on_demand", "spot"], "usd_per_hour": [10.0, 12.0, None]})
     assert report_pricing(settings, rows).options == "On demand"  # asked for spot and commitments, none priced
     rows = rows.with_columns(pl.Series("usd_per_hour", [10.0, 12.0, 3.0]))

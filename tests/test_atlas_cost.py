@@ -157,6 +157,16 @@ def test_trend_keeps_the_cheapest_per_round_and_its_change(ranked):
     assert trend["change_pct"].to_list()[1] == pytest.approx(-50.0)
 
 
+def test_trend_says_the_change_since_the_first_priced_round(ranked):
+    _, frame = ranked
+    rounds = [frame.with_columns(pl.lit(r).alias("round"), pl.col("cost_to_train_usd") * f)
+              for r, f in (("v3.0", 0.25), ("v2.1", 0.5))]
+    trend = atlas.trend(pl.concat([frame, *rounds]))
+    assert trend["round"].to_list() == ["v2.0", "v2.1", "v3.0"]
+    assert trend["change_pct"].to_list()[1:] == pytest.approx([-50.0, -50.0])  # each against the round before
+    assert trend["change_since_first_pct"].to_list() == pytest.approx([0.0, -50.0, -75.0])  # against v2.0
+
+
 def test_prices_in_force_ignore_later_snapshots():
     in_force = atlas.prices_in_force(PRICES, date(2023, 1, 1))
     assert in_force.select("instance_type", "usd_per_hour").rows() == [("p4de.24xlarge", 50.0)]

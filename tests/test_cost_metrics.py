@@ -60,6 +60,9 @@ def test_price_to_beat_and_rank():
     assert out["p4d"]["price_to_beat_baseline"] == pytest.approx(60.6479, abs=1e-4)
     # against the cheapest (dl1 at 13.66651): 13.66651 / (71.278322/60) = 11.5041 $/h for p3
     assert out["p3"]["price_to_beat_cheapest"] == pytest.approx(11.5041, abs=1e-4)
+    # the cut p3 needs to get there: 100 x (1 - 11.5041 / 24.48) = 53.0062 %, the cheapest's none
+    assert out["p3"]["cut_to_beat_cheapest_pct"] == pytest.approx(53.0062, abs=1e-4)
+    assert out["dl1"]["cut_to_beat_cheapest_pct"] == pytest.approx(0.0, abs=1e-9)
     assert [out[t]["cost_rank"] for t in ("dl1", "p4d", "p3")] == [1, 2, 3]
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import polars as pl
 import pytest
 
 from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import read_price_file, read_price_folder
+from pipelines.ingest.prices.azure import read_azure_json
 from tests.price_fixtures import azure_item, azure_pages, instances, write
 
 
@@ -96,6 +98,20 @@ def test_an_announced_price_not_yet_in_force_is_left_out(tmp_path):
                                     60.0, "2099-01-01T00:00:00Z"))
     frame = on_demand(read_price_file(write(tmp_path / "ahead.json", json.dumps(page)), instances()))
     assert frame.filter(frame["instance_type"] == "Standard_ND96isr_H100_v5")["usd_per_hour"].to_list() == [98.32]
+
+
+def test_the_day_decides_which_announced_prices_are_in_force():
+    page = azure_pages()[1]  # ND96isr H100 v5 at 98.32 from 2024-01-01
+    page["Items"].append(azure_item("Standard_ND96isr_H100_v5", "ND96isr H100 v5", "Virtual Machines NDH100v5 Series",
+                                    60.0, "2024-06-01T00:00:00Z"))
+
+    def h100(today: date) -> list[tuple]:
+        frame = on_demand(read_azure_json(page, Path("page.json"), "page.json", instances(), today=today))
+        return frame.filter(pl.col("instance_type") == "Standard_ND96isr_H100_v5").select("as_of", "usd_per_hour").rows()
+
+    assert h100(date(2023, 12, 31)) == []
+    assert h100(date(2024, 5, 31)) == [(date(2024, 1, 1), 98.32)]
+    assert h100(date(2024, 6, 1)) == [(date(2024, 1, 1), 98.32), (date(2024, 6, 1), 60.0)]
 
 
 # --- reservations, savings plans, spot ---------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from pipelines.config import build_day, today
 from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import PRICE_COLUMNS, PRICE_SCHEMA, read_price_file, read_price_folder
 from tests.price_fixtures import REFERENCE_PRICES_CSV, instances, write, write_reference_snapshots
@@ -87,9 +88,17 @@ def test_bad_input_names_file_and_place(tmp_path, text, where, words):
 
 
 def test_future_date_is_refused(tmp_path):
-    tomorrow = (date.today() + timedelta(days=1)).isoformat()
+    tomorrow = (today() + timedelta(days=1)).isoformat()
     exc = error(tmp_path, HEADER + ROW.replace("2022-02-08", tomorrow))
     assert (exc.where, "future" in exc.problem) == ("2 column as_of", True)
+
+
+def test_a_pinned_build_day_is_printed_but_dates_are_checked_against_the_calendar(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
+    assert build_day() == date(2025, 11, 29)
+    yesterday = today() - timedelta(days=1)
+    assert yesterday > build_day()  # a price dated after the pinned day is still read
+    assert read(tmp_path, HEADER + ROW.replace("2022-02-08", yesterday.isoformat()))["as_of"].to_list() == [yesterday]
 
 
 def test_identical_duplicate_in_one_file_collapses_to_first(tmp_path):

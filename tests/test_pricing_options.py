@@ -182,7 +182,8 @@ def test_savings_against_the_baseline_at_its_own_pricing():
 
 def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
     from pipelines.publish.numbering import Numbering
-    from pipelines.publish.report_pricing import Pricing, pricing_tables
+    from pipelines.domain.report_settings import ReportSettings
+    from pipelines.publish.report_pricing import pricing_tables
 
     base = {"comparison": "c", "benchmark": "resnet", "position": 0, "provider": "aws", "region": "us-east-1",
             "instance_type": "p4d", "is_baseline": True, "time_to_train_minutes": 30.0, "price_as_of": date(2026, 5, 18),
@@ -196,7 +197,7 @@ def test_options_table_marks_approximate_spot_and_its_interruption_bucket():
          "certainty": "approximate", "interruption_frequency": "<5%"},
     ]
     cheapest = cheapest_options(pl.DataFrame(rows), ("on_demand", "spot"), (10,)).to_dicts()
-    tables = pricing_tables("ResNet-50", rows, Pricing(("on_demand", "spot"), "on_demand", (10,)), Numbering(),
+    tables = pricing_tables("ResNet-50", rows, ReportSettings(pricing_models=("on_demand", "spot"), runs_per_month=(10,)), Numbering(),
                             cheapest=cheapest)
     spot = tables.options.rows[0].cells[2]
     assert spot.text == "$4.00" and spot.strong  # 8 $/h x 0.5 h, the cheapest
@@ -231,3 +232,17 @@ def test_cheapest_options_per_instance_for_one_run_and_at_runs_a_month():
     assert picks[("b", 1)] == ("on_demand", pytest.approx(3.0), False)  # no commitment price: not a choice
     # without on demand among report.toml's options its rows are never picked
     assert set(cheapest_options(cost, ("spot",), ())["pricing_option"].to_list()) == {"spot", None}
+
+
+def test_a_price_naming_no_pricing_model_is_on_demand_in_its_offer_kind_and_its_note():
+    """domain.pricing.pricing_model_of: the reader, the offer kind and the report's notes read a missing model alike."""
+    from pipelines.domain.offers import offer_kind_expr
+    from pipelines.publish.report_pricing import option_words, price_line_key
+
+    row = {"provider": "aws", "region": "us-east-1", "instance_type": "p4d", "pricing_model": None, "term_years": None,
+           "payment_option": None, "offering_class": None, "price_as_of": date(2025, 6, 1)}
+    assert option_words(row) == "on demand"
+    assert price_line_key(row) == price_line_key({**row, "pricing_model": "on_demand"})  # the price book's row
+    frame = pl.DataFrame({"offer_kind": [None], "pricing_model": [None]}, schema={"offer_kind": pl.Utf8,
+                                                                                 "pricing_model": pl.Utf8})
+    assert frame.select(offer_kind_expr())["offer_kind"].to_list() == ["list"]

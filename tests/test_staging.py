@@ -44,6 +44,18 @@ def test_stg_report_settings_is_its_own_table_with_the_regions(small):
         ("Small", ["resnet", "bert"], None, [{"provider": "aws", "region": "us-east-1"}], "report.toml")]
 
 
+def test_a_report_toml_without_settings_reads_back_as_the_settings_defaults(small):
+    """The parser's default for a key left out and ReportSettings' are one: the stored row reads back as a
+    ReportSettings given only what report.toml says."""
+    from pipelines.defs.report.marts import report_settings
+    from pipelines.domain.report_settings import ReportSettings
+
+    _, conn = small
+    assert report_settings(conn) == ReportSettings(title="Small", benchmarks=("resnet", "bert"),
+                                                   regions={"aws": "us-east-1"}, config_path="report.toml")
+    assert report_settings(conn).priced_options == ("on_demand", "spot", "commitment_1y", "commitment_3y")
+
+
 def test_stg_mappings_keeps_explicit_no_result(small):
     _, conn = small
     assert q(conn, "select instance_type, benchmark, system from stg_mappings order by line") == [
@@ -102,3 +114,19 @@ def test_price_changes_mart(small):
     # the price cut moves big.8x's resnet cost from 15 $ to 12 $ (-20 %)
     assert q(conn, "select previous_cost_usd, current_cost_usd, round(cost_change_pct, 6), previous_rank, current_rank "
                    "from cost_changes where instance_type = 'big.8x' and benchmark = 'resnet'") == [(15.0, 12.0, -20.0, 1, 1)]
+    # against the baseline small.8x (20 $/h x 90 min = 30 $ on both dates): savings 100 x (1 - 15 / 30) = 50 % before
+    assert q(conn, "select round(previous_savings_pct, 6) from cost_changes where instance_type = 'big.8x' "
+                   "and benchmark = 'resnet'") == [(50.0,)]
+
+
+def test_report_settings_from_a_row_take_the_default_only_where_the_row_has_none():
+    from pipelines.domain.report_settings import ReportSettings
+
+    row = {"title": "T", "pricing_models": ["spot", "commitment_1y"], "baseline_pricing": "spot",
+           "stale_after_days": 0, "headline_offer_kinds": None, "regions": [{"provider": "gcp", "region": "us-central1"}]}
+    settings = ReportSettings.from_row(row)
+    assert (settings.pricing_models, settings.baseline_pricing, settings.stale_after_days) == (
+        ("spot", "commitment_1y"), "spot", 0)  # 0 is a setting, not a missing one
+    assert settings.headline_offer_kinds == ReportSettings().headline_offer_kinds
+    assert settings.regions == {"gcp": "us-central1"}
+    assert settings.priced_options == ("spot", "commitment_1y", "on_demand")  # on demand always priced

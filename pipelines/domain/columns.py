@@ -229,6 +229,8 @@ COLUMNS: dict[str, Column] = {
                                      "baseline cost / time in hours", "usd_per_hour"),
     "price_to_beat_cheapest": Column("hourly price at which this instance would train as cheaply as the cheapest: "
                                      "cheapest cost / time in hours", "usd_per_hour"),
+    "cut_to_beat_cheapest_pct": Column("how far this instance's price must fall to train as cheaply as the cheapest, "
+                                       "percent: 100 x (1 - price to beat the cheapest / USD per hour)", "percent"),
     "cost_rank": Column("rank by cost to train in its group (the atlas: round, benchmark model and division), 1 the "
                         "cheapest; ties broken by one rule (pipelines/domain/best.py) and auction or marketplace "
                         "offers ranked after every other"),
@@ -284,6 +286,8 @@ COLUMNS: dict[str, Column] = {
     "cost_change_pct": Column("change of the cost to train since the previous snapshot, percent", "percent"),
     "previous_rank": Column("cost rank at the previous snapshot's prices"),
     "current_rank": Column("cost rank on the price date"),
+    "previous_savings_pct": Column("savings against the baseline at the previous snapshot's prices, percent",
+                                   "percent"),
     # where rows come from
     "file": Column("the input file the row was read from (under RAW_DIR)"),
     "line": Column("line (or JSON path) of the row in its file"),
@@ -476,6 +480,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
                                                         "time to train", "usd"),
     ("atlas_trend", "change_pct"): Column("change of the cheapest cost to train since the model's previous round, "
                                           "percent", "percent"),
+    ("atlas_trend", "change_since_first_pct"): Column("change of the cheapest cost to train since the model's first "
+                                                      "priced round, percent", "percent"),
     ("atlas_trend", "time_to_train_minutes"): Column("time to train of the cheapest configuration, minutes", "minutes"),
     ("atlas_trend", "instances_needed"): Column("instances the cheapest configuration needs"),
     ("atlas_prices", "price_date"): Column("the date the atlas prices at: the newest on-demand snapshot of the "
@@ -530,6 +536,12 @@ DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
         "atlas_prices": ("atlas_prices", "the cloud prices the atlas uses, with their sources"),
     },
 }
+
+
+# Mart columns the data files leave out: percentages the documents print, computed once in the metrics from
+# figures the same file already carries. Left out so that the files stay as published (issue 46, item 3);
+# dropping a name here publishes it.
+UNPUBLISHED_COLUMNS = ("previous_savings_pct", "cut_to_beat_cheapest_pct", "change_since_first_pct")
 
 
 def describe(table: str, column: str) -> Column | None:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipelines.domain.pricing import pricing_model_of
+
 LIST, SPOT, COMMITMENT, QUOTE, MARKETPLACE, AUCTION = "list", "spot", "commitment", "quote", "marketplace", "auction"
 
 # Each kind in one plain sentence, as the answer page, the tables' tags and the methodology say it.
@@ -59,7 +61,7 @@ def offer_kind_expr(seller_col: str = "offer_kind", model_col: str = "pricing_mo
     """The offer kind of each price row from who set it and its pricing model: a list price paid as spot is a spot
     offer, as a commitment a commitment offer; quotes, marketplace listings and auctions stay what they are."""
     who = pl.col(seller_col).fill_null(LIST).replace(SELLER_ALIASES)
-    model = pl.col(model_col).fill_null("on_demand")
+    model = pl.col(model_col).fill_null(pricing_model_of(None))
     return (pl.when(who != LIST).then(who)
             .when(model == "spot").then(pl.lit(SPOT))
             .when(model.is_in(_COMMITMENT_MODELS)).then(pl.lit(COMMITMENT))

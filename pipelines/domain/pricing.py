@@ -41,6 +41,12 @@ OPTION_SPELLINGS = ("on_demand", "spot") + tuple(f"{kind}_{term}y" for kind in (
 LIST_PRICE = "list"  # whose_price of a price nobody discounted
 
 
+def pricing_model_of(model: str | None) -> str:
+    """A price's pricing model: a price that names none (a normalized CSV without the column, or the cell empty)
+    is an on-demand list price, in the price book, its offer kinds and the report's notes alike."""
+    return model or "on_demand"
+
+
 def parse_option(option: str) -> tuple[tuple[str, ...], int | None] | None:
     """The pricing models and the term an option spelling stands for; None for an unknown spelling."""
     if option in ("on_demand", "spot"):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+from pipelines.config import today as calendar_today
 from pipelines.ingest.price_fetch import FetchError, Offline, _open, _shown
 
 CATALOG_URL = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8"
@@ -76,7 +77,7 @@ def fetch_catalogs(raw_dir: Path, clouds: list[str], base_url: str = CATALOG_URL
     """Fetch `<base_url>/<cloud>/vms.csv` of every cloud into raw_dir/prices; never raises FetchError."""
     prices = Path(raw_dir) / "prices"
     prices.mkdir(parents=True, exist_ok=True)
-    day = today or datetime.now(timezone.utc).date()
+    day = today or calendar_today()
     report = CatalogFetch()
     for index, cloud in enumerate(clouds):
         target = snapshot_dir(prices, day, cloud) / "vms.csv"

@@ -23,6 +23,7 @@ from typing import Callable
 
 import polars as pl
 
+from pipelines.config import today as calendar_today
 from pipelines.domain.errors import InputError
 
 
@@ -38,7 +39,7 @@ class Column:
 _DTYPES = {"str": pl.Utf8, "int": pl.Int64, "float": pl.Float64, "date": pl.Date}
 
 
-def _convert(kind: str, text: str) -> object:
+def _convert(kind: str, text: str, today: date) -> object:
     if kind == "str":
         return text
     if kind == "int":
@@ -53,7 +54,7 @@ def _convert(kind: str, text: str) -> object:
         return value
     if kind == "date":
         day = date.fromisoformat(text)
-        if day > date.today():
+        if day > today:
             raise FutureDate(day)
         return day
     raise AssertionError(kind)
@@ -114,8 +115,11 @@ def read_csv_table(
     path: Path,
     columns: list[Column],
     check_row: Callable[[dict, int], None] | None = None,
+    today: date | None = None,
 ) -> pl.DataFrame:
-    """Rows of a CSV as a typed frame with a `line` column; InputError for any bad cell."""
+    """Rows of a CSV as a typed frame with a `line` column; InputError for any bad cell (a date after `today`,
+    default config.today(), among them)."""
+    today = today or calendar_today()
     text = read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
@@ -148,7 +152,7 @@ def read_csv_table(
                     record[col.name] = None
                     continue
                 try:
-                    value = _convert(col.kind, text_value)
+                    value = _convert(col.kind, text_value, today)
                 except FutureDate as future:
                     raise InputError(path, f"{line} column {col.name}", f"date {future} lies in the future") from None
                 except ValueError:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from pipelines.config import today as calendar_today
 from pipelines.ingest.catalog_fetch import CATALOG_URL, GPU_CLOUDS, KNOWN_CLOUDS, fetch_catalogs
 from pipelines.ingest.names import did_you_mean
 from pipelines.ingest.price_fetch import Endpoints, FetchError, FetchReport, Offline, fetch_prices
@@ -59,6 +60,7 @@ def fetch_all(raw_dir: Path, choice: Choice, regions: list[tuple[str, str]], end
 
     FetchError (one line) only when nothing could be reached at all: every source failed offline.
     """
+    today = today or calendar_today()  # one day for every source, should the fetch run past midnight
     report = FetchReport()
     unreachable = []  # one line per source whose host could not be reached
     for source in choice.sources:

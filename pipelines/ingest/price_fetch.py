@@ -40,9 +40,11 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date
 from pathlib import Path
 from typing import Callable, Iterable
+
+from pipelines.config import today as calendar_today
 
 AWS_URL = "https://pricing.us-east-1.amazonaws.com"
 AWS_SPOT_ADVISOR_URL = "https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json"
@@ -116,7 +118,7 @@ def fetch_prices(
     """Fetch every source of every (provider, region) into raw_dir/prices; FetchError on the first failure."""
     folder = Path(raw_dir) / "prices"
     folder.mkdir(parents=True, exist_ok=True)
-    day = today or datetime.now(timezone.utc).date()
+    day = today or calendar_today()
     key = gcp_api_key if gcp_api_key is not None else os.environ.get("GCP_API_KEY", "").strip()
     report = FetchReport()
     for provider, region, kind, writer in _sources(list(regions)):

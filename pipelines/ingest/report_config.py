@@ -74,6 +74,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from pipelines.config import today as calendar_today
 from pipelines.domain.errors import InputError
 from pipelines.domain.llm import KINDS as _MODEL_KINDS, DescribedModel as Model
 from pipelines.ingest.csv_table import read_text
@@ -83,6 +84,7 @@ from pipelines.ingest.names import (WELL_KNOWN_PROVIDERS, did_you_mean, nearest,
 from pipelines.domain.offers import HEADLINE_DEFAULT, OFFER_KINDS
 from pipelines.domain.pricing import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, DEFAULT_STALE_AFTER_DAYS,
                                       OPTION_SPELLINGS as PRICING_OPTIONS, PRICING_MODELS, parse_option)
+from pipelines.domain.report_settings import DEFAULT_AUTHOR, DEFAULT_RUNS_PER_MONTH
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -137,11 +139,11 @@ class Workload:
     description: str = ""
 
 
-DEFAULT_RUNS_PER_MONTH = (1, 100, 1000)
-
-
 @dataclass(frozen=True)
 class ReportConfig:
+    """report.toml as parsed: every key given or defaulted by parse_report_config (the defaults:
+    pipelines/domain/report_settings.py, whose ReportSettings the stored settings are read back as)."""
+
     title: str
     subtitle: str
     author: str
@@ -149,16 +151,16 @@ class ReportConfig:
     regions: dict[str, str]
     comparisons: tuple[Comparison, ...]
     price_date: date | None
-    mlperf_trees: tuple[Path, ...] = ()
-    pricing_models: tuple[str, ...] = DEFAULT_PRICING_MODELS
-    baseline_pricing: str = DEFAULT_BASELINE_PRICING
-    discounts: tuple[Discount, ...] = ()
-    runs_per_month: tuple[int, ...] = DEFAULT_RUNS_PER_MONTH
-    stale_after_days: int = DEFAULT_STALE_AFTER_DAYS
-    workloads: tuple[Workload, ...] = ()
-    exclude_offer_kinds: tuple[str, ...] = ()
-    headline_offer_kinds: tuple[str, ...] = HEADLINE_DEFAULT
-    models: tuple[Model, ...] = ()
+    mlperf_trees: tuple[Path, ...]
+    pricing_models: tuple[str, ...]
+    baseline_pricing: str
+    discounts: tuple[Discount, ...]
+    runs_per_month: tuple[int, ...]
+    stale_after_days: int
+    workloads: tuple[Workload, ...]
+    exclude_offer_kinds: tuple[str, ...]
+    headline_offer_kinds: tuple[str, ...]
+    models: tuple[Model, ...]
 
     @property
     def all_benchmarks(self) -> tuple[str, ...]:
@@ -377,7 +379,8 @@ def _str_list(path: Path, where: str, value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
-def parse_report_config(path: Path) -> ReportConfig:
+def parse_report_config(path: Path, today: date | None = None) -> ReportConfig:
+    """report.toml, checked; a price_date after `today` (default config.today()) is refused."""
     try:
         data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
@@ -422,7 +425,7 @@ def parse_report_config(path: Path) -> ReportConfig:
                 raise InputError(path, "price_date", f"{price_date!r} is not a date (YYYY-MM-DD)") from None
         if not isinstance(price_date, date) or isinstance(price_date, datetime):
             raise InputError(path, "price_date", "must be a date (YYYY-MM-DD)")
-        if price_date > date.today():
+        if price_date > (today or calendar_today()):
             raise InputError(path, "price_date", f"{price_date} lies in the future")
 
     raw_comparisons = need("comparisons", list)
@@ -484,7 +487,7 @@ def parse_report_config(path: Path) -> ReportConfig:
         headline_offer_kinds=tuple(headline),
         title=title,
         subtitle=str(data.get("subtitle", "")),
-        author=str(data.get("author", "cost-to-train pipeline")),
+        author=str(data.get("author", DEFAULT_AUTHOR)),
         benchmarks=benchmarks,
         regions=dict(regions),
         comparisons=tuple(comparisons),

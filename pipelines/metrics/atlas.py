@@ -254,13 +254,14 @@ def energy_rank() -> pl.Expr:
 def trend(ranked: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
     """The cheapest closed-division configuration to train each benchmark model in each round (domain/best.py's
     rule, over the headline's offer kinds), and its change since the model's previous round (open results may
-    change the recipe)."""
+    change the recipe) and since its first priced round (the summary's "… less than in v1.0")."""
     if ranked.is_empty():
         return pl.DataFrame(schema={"benchmark_model": pl.Utf8, "round": pl.Utf8, "benchmark": pl.Utf8,
                                     "cheapest_cost_usd": pl.Float64, "submitter": pl.Utf8, "system": pl.Utf8,
                                     "provider": pl.Utf8, "instance_type": pl.Utf8, "instances_needed": pl.Int64,
                                     "accelerator_model": pl.Utf8, "time_to_train_minutes": pl.Float64,
-                                    "results_priced": pl.UInt32, "change_pct": pl.Float64})
+                                    "results_priced": pl.UInt32, "change_pct": pl.Float64,
+                                    "change_since_first_pct": pl.Float64})
     closed = ranked.filter((pl.col("division") == "closed")
                            & pl.col("offer_kind").fill_null("list").is_in(list(headline_kinds)))
     best = (
@@ -279,7 +280,9 @@ def trend(ranked: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HE
     )
     return best.with_columns(
         (100.0 * (pl.col("cheapest_cost_usd") / pl.col("cheapest_cost_usd").shift(1).over("benchmark_model") - 1.0))
-        .alias("change_pct")
+        .alias("change_pct"),
+        (100.0 * (pl.col("cheapest_cost_usd") / pl.col("cheapest_cost_usd").first().over("benchmark_model") - 1.0))
+        .alias("change_since_first_pct"),
     ).drop("_order")
 
 

@@ -15,7 +15,9 @@ pricing option); the options and the break-even are pipelines/metrics/pricing_op
     savings_pct          = 100 x (1 - cost / baseline cost), the baseline priced at baseline_pricing
     speedup              = baseline time / time
     price to beat (USD/h)= baseline cost / (time / 60): the hourly price at which this instance
-                           would train exactly as cheaply as the baseline (break-even)
+                           would train exactly as cheaply as the baseline (break-even); likewise the cheapest
+    cut_to_beat_cheapest_pct = 100 x (1 - price to beat the cheapest / usd_per_hour): how far this
+                           instance's price must fall to train as cheaply as the cheapest
     break_even_share, break_even_runs_per_month: commitments only, against the instance's on-demand
                            price (pricing_options.py)
 
@@ -228,7 +230,9 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand",
             (pl.col("baseline_cost_usd") / hours).alias("price_to_beat_baseline"),
             (pl.col("cheapest_cost_usd") / hours).alias("price_to_beat_cheapest"),
         )
-        .with_columns(pareto_front(pl.col("time_to_train_minutes"), pl.col("cost_to_train_usd")).over(group).alias("on_pareto_front"))
+        .with_columns(pareto_front(pl.col("time_to_train_minutes"), pl.col("cost_to_train_usd")).over(group).alias("on_pareto_front"),
+                      (100.0 * (1.0 - pl.col("price_to_beat_cheapest") / pl.col("usd_per_hour")))
+                      .alias("cut_to_beat_cheapest_pct"))
         .drop("baseline_minutes", "cheapest_cost_usd", "baseline_samples_per_dollar")
     )
     out = with_rank(out, group, "cost", "cost_rank", headline_kinds)

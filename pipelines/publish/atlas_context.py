@@ -288,7 +288,7 @@ def summary_table(number: int, trend: pl.DataFrame, fixed: bool = False, links: 
     for model in sorted(set(trend["benchmark_model"].to_list())):
         rounds = _by_round(trend.filter(pl.col("benchmark_model") == model).to_dicts())
         first, last = rounds[0], rounds[-1]
-        change = 100.0 * (last["cheapest_cost_usd"] / first["cheapest_cost_usd"] - 1.0)
+        change = last["change_since_first_pct"]
         rows.append(Row((
             Cell(model_name(model), link=anchor(last["round"], model) if links else None), Cell(last["round"]),
             Cell(fmt.usd(last["cheapest_cost_usd"]), sort=last["cheapest_cost_usd"]),

@@ -18,7 +18,8 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.domain.pricing import DEFAULT_STALE_AFTER_DAYS, HOURS_PER_MONTH, option_label
+from pipelines.domain.pricing import HOURS_PER_MONTH, option_label
+from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
 from pipelines.publish import labels
 from pipelines.domain.llm import described_models
@@ -33,7 +34,6 @@ from pipelines.publish.price_index import PriceIndex, price_index_part
 from pipelines.publish.report_answer import (ANSWER, Answer, Section as Where, answer_figure, answer_table, has_savings,
                                              model_rows)
 from pipelines.publish.report_changes import UNMOVED, Changes, changes_chapter
-from pipelines.publish.report_pricing import Pricing
 from pipelines.publish.report_sections import (BenchmarkSection, Paying, Section, Sources, comparison_section,
                                                paying_appendix)
 
@@ -91,7 +91,7 @@ class Report:
 
 def build_context(
     *,
-    settings: dict,
+    settings: ReportSettings,
     dates: dict,
     cost: pl.DataFrame,
     cost_changes: pl.DataFrame,
@@ -118,7 +118,7 @@ def build_context(
     answer_chart = numbering.figure() if has_savings(offers) else None
     sources = Sources.from_marts(dates=dates, systems=systems, time_to_train=time_to_train,
                                  price_history=price_history, cost_changes=cost_changes, cost=cost, options=options,
-                                 cheapest=cheapest, pricing=Pricing.from_settings(settings), chart_cache=chart_cache)
+                                 cheapest=cheapest, settings=settings, chart_cache=chart_cache)
     sections = tuple(comparison_section(number, cost.filter(pl.col("comparison") == cid), sources, numbering)
                      for number, cid in enumerate(dict.fromkeys(cost["comparison"].to_list()), start=2))
     changes = changes_chapter(
@@ -132,7 +132,7 @@ def build_context(
         model_chap = model_chapter(len(sections) + 3, described_models(models["stg_models"].to_dicts()),
                                    models["model_estimates"], models["model_not_priced"], models["llm_throughput"],
                                    models["model_calibration"], numbering, chart_cache,
-                                   sources.pricing.headline_kinds)
+                                   settings.headline_offer_kinds)
     paying, sections = paying_appendix("A", sections, sources, numbering)
     methodology = Heading("B", "Methodology", "methodology", kind="appendix")
     benchmark_table = benchmarks_table(numbering.table(), [b.benchmark for s in sections for b in s.benchmarks
@@ -145,7 +145,7 @@ def build_context(
              for s in sections for b in s.benchmarks}
     described = (model_rows(models["model_estimates"], tuple(
         (Where(s.heading.number, s.heading.anchor, s.title), s.name)
-        for s in model_chap.models), sources.pricing.headline_kinds) if model_chap else ())
+        for s in model_chap.models), settings.headline_offer_kinds) if model_chap else ())
     answer = Answer(ANSWER, answer_table(answer_number, offers, where, described),
                     answer_figure(answer_chart, offers, where) if answer_chart else None)
     return Report(
@@ -168,12 +168,12 @@ def unknown_list(unknown: pl.DataFrame | None) -> str:
                      f"{r['offers']} offer{'s' if r['offers'] != 1 else ''})" for r in unknown.iter_rows(named=True))
 
 
-def report_pricing(settings: dict, options: pl.DataFrame) -> ReportPricing:
+def report_pricing(settings: ReportSettings, options: pl.DataFrame) -> ReportPricing:
     """The pricing settings in words, and the spread of the shown prices' ages (pipelines/metrics/price_age.py)."""
-    stale_after = settings.get("stale_after_days") or DEFAULT_STALE_AFTER_DAYS
+    stale_after = settings.stale_after_days
     discounts = "; ".join(
         f"{d['percent']:g}% off {labels.provider(d['provider'])}{' ' + d['instance_type'] if d['instance_type'] else ''} "
-        f"{d['pricing_model']}" for d in settings.get("discounts") or [])
+        f"{d['pricing_model']}" for d in settings.discounts)
     ages = ""
     if "stale" in options.columns:
         spread = age_spread(options)
@@ -184,25 +184,25 @@ def report_pricing(settings: dict, options: pl.DataFrame) -> ReportPricing:
     priced = set(options.filter(pl.col("usd_per_hour").is_not_null())["pricing_option"].to_list()) \
         if "pricing_option" in options.columns else {"on_demand"}
     return ReportPricing(
-        baseline=option_label(settings.get("baseline_pricing") or "on_demand").lower(),
-        options=", ".join(option_label(o) for o in settings.get("pricing_models") or ["on_demand"] if o in priced),
+        baseline=option_label(settings.baseline_pricing).lower(),
+        options=", ".join(option_label(o) for o in settings.pricing_models if o in priced),
         discounts=discounts, stale_after_days=stale_after, ages=ages)
 
 
-def front(settings: dict, dates: dict, generated_on: date, sections: tuple[Section, ...],
+def front(settings: ReportSettings, dates: dict, generated_on: date, sections: tuple[Section, ...],
           contents: tuple[Heading, ...], pricing: ReportPricing) -> Front:
     price_date = fmt.day(dates["price_date"])
     previous = dates.get("previous_price_date")
-    benchmarks = ", ".join(labels.short_benchmark(b) for b in settings.get("benchmarks") or [])
+    benchmarks = ", ".join(labels.short_benchmark(b) for b in settings.benchmarks)
     facts = (("Prices as of", price_date),) + ((("Previous snapshot", fmt.day(previous)),) if previous else ()) + (
         ("Generated", fmt.day(generated_on)), ("Benchmarks", benchmarks), ("Comparisons", str(len(sections))),
         ("Pricing", f"{pricing.options}; savings against the baseline {pricing.baseline}"),
     ) + ((("Price ages", pricing.ages),) if pricing.ages else ()) + (
         (("Own prices", pricing.discounts),) if pricing.discounts else ())
-    title, author = settings["title"], settings.get("author") or ""
+    title, author = settings.title, settings.author
     return Front(
-        title=title, subtitle=settings.get("subtitle") or "", author=author, kicker="Price-performance report",
-        description=(f"{settings.get('subtitle') or 'Cost to train per cloud instance'}: cost to train, savings and "
+        title=title, subtitle=settings.subtitle, author=author, kicker="Price-performance report",
+        description=(f"{settings.subtitle or 'Cost to train per cloud instance'}: cost to train, savings and "
                      f"speedup against a baseline, at {pricing.baseline} prices as of {price_date}, and under each "
                      f"pricing option ({pricing.options})."),
         keywords=f"MLPerf, cost to train, cloud, GPU, price-performance, {benchmarks}",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipelines.domain.columns import DATA_FILES
+from pipelines.domain.columns import DATA_FILES, UNPUBLISHED_COLUMNS
 from pipelines.publish.store import write_atomic
 
 
@@ -49,5 +49,5 @@ def write_atlas_data(folder: Path, tables: dict[str, pl.DataFrame]) -> list[Path
             frame = frame.select(SCORE_COLUMNS + [c for c in frame.columns if c not in SCORE_COLUMNS])
         if name == "atlas":
             frame = atlas_pairs(frame, tables.get("atlas_option_costs"))
-        written += write_table(folder, name, frame)
+        written += write_table(folder, name, frame.drop(UNPUBLISHED_COLUMNS, strict=False))
     return written

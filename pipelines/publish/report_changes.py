@@ -63,9 +63,9 @@ def _savings_moved(rows: list[dict], cheapest: dict, was: dict | None, by_key: d
     if baseline is None or cheapest["is_baseline"] or cheapest["savings_pct"] is None or was is None:
         return None
     base = by_key.get(_key(baseline))
-    if base is None or not base["previous_cost_usd"] or was["previous_cost_usd"] is None:
+    if base is None or was["previous_savings_pct"] is None:
         return None
-    before = fmt.savings(100.0 * (1.0 - was["previous_cost_usd"] / base["previous_cost_usd"]))
+    before = fmt.savings(was["previous_savings_pct"])
     after = fmt.savings(cheapest["savings_pct"])
     if before == after:
         return None

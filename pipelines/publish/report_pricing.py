@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipelines.domain.offers import HEADLINE_DEFAULT
-from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option
+from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option, pricing_model_of
+from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
 from pipelines.publish.footnotes import price_note, price_source
 from pipelines.publish.labels import instance_of as label
@@ -17,23 +17,6 @@ from pipelines.publish.records import Cell, Column, Note, Row, Table, Tag
 
 SPOT_CAVEAT = ("Spot capacity can be reclaimed by the provider at short notice: a run can be interrupted and must "
                "restart from its last checkpoint, so a spot cost to train is the cost of an uninterrupted run.")
-
-
-@dataclass(frozen=True)
-class Pricing:
-    """report.toml's pricing settings, as the tables use them."""
-
-    options: tuple[str, ...]  # pricing_models, in order
-    baseline_pricing: str
-    runs_per_month: tuple[int, ...]
-    headline_kinds: tuple[str, ...] = HEADLINE_DEFAULT  # the offer kinds "cheapest" and "fastest" consider
-
-    @classmethod
-    def from_settings(cls, settings: dict) -> Pricing:
-        return cls(tuple(settings.get("pricing_models") or ("on_demand",)),
-                   settings.get("baseline_pricing") or "on_demand",
-                   tuple(settings.get("runs_per_month") or ()),
-                   tuple(settings.get("headline_offer_kinds") or HEADLINE_DEFAULT))
 
 
 @dataclass(frozen=True)
@@ -46,7 +29,7 @@ class PricingTables:
 
 def option_words(r: dict) -> str:
     """"1-year reserved, standard, all upfront" / "spot" / "on demand": what the row's price is."""
-    model = r.get("pricing_model") or "on_demand"
+    model = pricing_model_of(r.get("pricing_model"))
     if model == "on_demand":
         return "on demand"
     if model == "spot":
@@ -74,7 +57,7 @@ def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) 
     """The footnote of a row's price: date, certainty, pricing option, and whose price it is; it cites
     the price's source and file in the sources appendix. An on-demand list price keeps one note
     however many tables show it; `price_lines` gives the file and line of each price."""
-    on_demand_list = (r.get("pricing_option") or "on_demand") == "on_demand" and not own_price(r)
+    on_demand_list = r["pricing_option"] == "on_demand" and not own_price(r)
     where = (price_lines or {}).get(price_line_key(r))
     text = price_note(r["provider"], r["region"], r["instance_type"], r["usd_per_hour"], r["price_as_of"],
                       r.get("price_source"), approximate=r.get("certainty") == "approximate",
@@ -100,7 +83,7 @@ def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) 
 def price_line_key(r: dict) -> tuple:
     """A priced row's key into the price book's file and line (Sources.price_lines): the instance, the
     price's pricing model and commitment terms, and its date."""
-    return (r["provider"], r["region"], r["instance_type"], r.get("pricing_model") or "on_demand",
+    return (r["provider"], r["region"], r["instance_type"], pricing_model_of(r.get("pricing_model")),
             r.get("term_years"), r.get("payment_option"), r.get("offering_class"), r["price_as_of"])
 
 
@@ -109,7 +92,7 @@ def cheapest_picks(cheapest: list[dict]) -> dict[tuple, dict]:
     return {(r["position"], r["provider"], r["instance_type"], r["runs_per_month"]): r for r in cheapest}
 
 
-def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Numbering,
+def pricing_tables(short: str, rows: list[dict], settings: ReportSettings, numbering: Numbering,
                    price_lines: dict | None = None, cheapest: list[dict] = ()) -> PricingTables:
     """`rows`: one benchmark's cost_to_train rows of every pricing option, in report.toml's instance order;
     `cheapest`: its cheapest_options rows (the cheapest option per instance, for one run and at N runs a month)."""
@@ -117,7 +100,7 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
     instances: dict[tuple, dict[str, dict]] = {}
     for r in rows:
         instances.setdefault((r["position"], r["provider"], r["instance_type"]), {})[r["pricing_option"]] = r
-    shown = [o for o in pricing.options if any(o in by for by in instances.values())]
+    shown = [o for o in settings.pricing_models if any(o in by for by in instances.values())]
     number = numbering.table()  # before its rows: their notes are called from this table
     columns = (Column("Instance", header=True),) + tuple(
         Column(option_label(o), numeric=True, group="Cost to train (USD per hour below)") for o in shown
@@ -148,7 +131,7 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
                                        f"effective hourly rate, as if all its hours are used; cheapest in bold)",
                     columns, tuple(table_rows), css="options-table", csv="cost_to_train", cards=True)
     return PricingTables(
-        options=options, break_even=break_even_table(short, instances, shown, pricing, numbering, picks),
+        options=options, break_even=break_even_table(short, instances, shown, settings.runs_per_month, numbering, picks),
         spot_note=(SPOT_CAVEAT + (" The provider's interruption-frequency bucket is shown under the price where the "
                                   "price list gives it." if any(r.get("interruption_frequency") for r in rows)
                                   else " The price lists give no interruption-frequency bucket for these instances.")
@@ -158,7 +141,7 @@ def pricing_tables(short: str, rows: list[dict], pricing: Pricing, numbering: Nu
     )
 
 
-def break_even_table(short: str, instances: dict, shown: list[str], pricing: Pricing,
+def break_even_table(short: str, instances: dict, shown: list[str], runs_per_month: tuple[int, ...],
                      numbering: Numbering, picks: dict[tuple, dict]) -> Table | None:
     """Per instance with a commitment: the share of the term and the runs a month from which each
     commitment beats on demand, and the cheapest option at report.toml's runs_per_month (`picks`:
@@ -181,7 +164,7 @@ def break_even_table(short: str, instances: dict, shown: list[str], pricing: Pri
                               sort=r["break_even_share"],
                               subs=(f"{fmt.usd_hour(r['usd_per_hour'])}/h",
                                     f"from {fmt.count(runs)} runs a month" if runs is not None else "no result")))
-        for n in pricing.runs_per_month:
+        for n in runs_per_month:
             pick = picks.get((*key, n))
             cells.append(Cell(option_label(pick["pricing_option"]) if pick else fmt.NO_RESULT,
                               sort=pick["cost_usd"] if pick else None,
@@ -191,7 +174,7 @@ def break_even_table(short: str, instances: dict, shown: list[str], pricing: Pri
         return None
     columns = (Column("Instance", header=True),) + tuple(
         Column(option_label(o), numeric=True, group="Commitment pays off from") for o in commitments
-    ) + tuple(Column(f"{n:,} run{'s' if n != 1 else ''}", group="Cheapest at … a month") for n in pricing.runs_per_month)
+    ) + tuple(Column(f"{n:,} run{'s' if n != 1 else ''}", group="Cheapest at … a month") for n in runs_per_month)
     return Table(numbering.table(),
                  f"{short}: when a commitment costs less than on demand (share of the term spent training; runs a "
                  f"month at {HOURS_PER_MONTH} h a month), and the cheapest option at a given number of runs",

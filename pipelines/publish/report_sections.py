@@ -12,6 +12,7 @@ import polars as pl
 from pipelines.domain.best import COLUMNS as BEST_COLUMNS, TIED, pick
 from pipelines.domain.benchmarks import benchmark_facts
 from pipelines.domain.pricing import on_demand
+from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
@@ -23,8 +24,7 @@ from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 from pipelines.publish.report_changes import since
-from pipelines.publish.report_pricing import (Pricing, PricingTables, option_note, price_line_key, price_tags,
-                                              pricing_tables)
+from pipelines.publish.report_pricing import PricingTables, option_note, price_line_key, price_tags, pricing_tables
 
 MAX_BARS = 12  # bars per chart: two charts to a printed row stay legible (a whole market has 20 offers)
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
@@ -45,7 +45,7 @@ class Sources:
     previous_date: date | None
     options: dict  # (comparison, benchmark) -> its cost_to_train rows of every pricing option
     cheapest: dict  # (comparison, benchmark) -> its cheapest_options rows (the cheapest option per instance)
-    pricing: Pricing
+    settings: ReportSettings  # report.toml's
     palette: Palette  # one colour and marker per instance, in every figure
     chart_cache: ChartCache = NO_CACHE  # each chart drawn once per content (publish/chart_cache.py)
 
@@ -53,7 +53,7 @@ class Sources:
     def from_marts(cls, *, dates: dict, systems: pl.DataFrame, time_to_train: pl.DataFrame,
                    price_history: pl.DataFrame, cost_changes: pl.DataFrame, cost: pl.DataFrame,
                    options: pl.DataFrame | None = None, cheapest: pl.DataFrame | None = None,
-                   pricing: Pricing | None = None, chart_cache: ChartCache = NO_CACHE) -> Sources:
+                   settings: ReportSettings, chart_cache: ChartCache = NO_CACHE) -> Sources:
         # where every price comes from (the sources appendix), then the chapters' history charts: on-demand
         # list prices (the pricing options' table has its own, report_pricing.py)
         price_lines = {price_line_key({**r, "price_as_of": r["as_of"]}): f"{r['file']} line {r['line']}"
@@ -77,7 +77,7 @@ class Sources:
             price_lines=price_lines,
             history=history, changes=changes,
             price_date=dates["price_date"], previous_date=dates.get("previous_price_date"),
-            options=by_benchmark, cheapest=picks, pricing=pricing or Pricing(("on_demand",), "on_demand", ()),
+            options=by_benchmark, cheapest=picks, settings=settings,
             palette=Palette(label(r) for r in cost.sort("position", maintain_order=True).iter_rows(named=True)),
             chart_cache=chart_cache,
         )
@@ -179,7 +179,7 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     known = [r for r in rows if r["cost_to_train_usd"] is not None]
     baseline = next((r for r in rows if r["is_baseline"]), None)
     cheapest = known[0] if known else None
-    fastest = fastest_of(known, sources.pricing.headline_kinds)
+    fastest = fastest_of(known, sources.settings.headline_offer_kinds)
     front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
                   if r["on_pareto_front"])
     table = cost_table(numbering.table(), short, rows, sources, numbering)
@@ -258,7 +258,7 @@ def runner_up(known: list[dict]) -> RunnerUp | None:
         return None
     r = beaters[0]
     return RunnerUp(label(r), fmt.usd_hour(r["usd_per_hour"]), fmt.usd_hour(r["price_to_beat_cheapest"]),
-                    fmt.pct(100.0 * (1.0 - r["price_to_beat_cheapest"] / r["usd_per_hour"]), signed=False))
+                    fmt.pct(r["cut_to_beat_cheapest_pct"], signed=False))
 
 
 def front_sentence(front: tuple[str, ...], known: int) -> str:
@@ -549,7 +549,7 @@ def paying_appendix(letter: str, sections: tuple[Section, ...], sources: Sources
             if any(r["pricing_option"] != "on_demand" for r in rows):
                 heading = Heading(f"{letter}.{len(parts) + 1}", f"{b.short}: {b.comparison}",
                                   f"paying-{b.heading.anchor}", kind="appendix")
-                b = replace(b, pricing=pricing_tables(b.short, rows, sources.pricing, numbering, sources.price_lines,
+                b = replace(b, pricing=pricing_tables(b.short, rows, sources.settings, numbering, sources.price_lines,
                                                       sources.cheapest.get((b.comparison_id, b.benchmark), [])),
                             paying=heading)
                 parts.append((heading, b))

@@ -4,13 +4,13 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 
 import dagster as dg
 
+from pipelines.config import build_day
 from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_priced_on,
                                        stale_after_days)
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.metadata import layout_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.metrics.atlas import instance_prices
-from pipelines.publish.from_marts import generated_on
 from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
 from pipelines.warehouse import read_table
 
@@ -78,7 +78,7 @@ def _atlas_inputs(settings: PipelineSettings) -> dict:
         tables["atlas_instance_prices"] = instance_prices(tables["atlas_instances"], tables["atlas_prices"], price_date)
         return {"tables": tables, "price_date": price_date,
                 "stale_after_days": stale_after_days(conn), "mlperf_dir": str(mlperf),
-                "generated_on": generated_on().isoformat()}
+                "generated_on": build_day().isoformat()}
 
 
 def _context(inputs: dict, detail, cache, generated_on: str | None = None):

@@ -12,7 +12,6 @@ import polars as pl
 
 from pipelines.config import Paths
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
-from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.defs.report.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
@@ -144,10 +143,11 @@ def atlas_instances(settings: PipelineSettings) -> dg.MaterializeResult:
 def atlas_prices(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         instances, prices = read_table(conn, "stg_instances"), read_table(conn, "stg_prices")
-        exclude = report_settings(conn)["exclude_offer_kinds"]
+        report = report_settings(conn)
+        exclude = list(report.exclude_offer_kinds)
         history = on_demand(offered(prices, exclude)).join(
             instances.select("provider", "instance_type"), on=["provider", "instance_type"], how="semi")
-        regions = {r["provider"]: r["region"] for r in read_table(conn, "stg_report_settings")["regions"][0]}
+        regions = dict(report.regions)
         used = to_polars(conn.sql("select distinct cloud_model from atlas_systems where cloud_model is not null"))
         price_date = metrics.atlas_price_date(prices, instances, used["cloud_model"].to_list(), exclude)
         chosen = metrics.atlas_price_history(history, regions, price_date).with_columns(price_date=pl.lit(price_date))
@@ -170,17 +170,17 @@ def atlas_priced_on(conn):
 
 def stale_after_days(conn) -> int:
     """report.toml's stale_after_days: the report and the atlas mark prices stale alike."""
-    return report_settings(conn)["stale_after_days"]
+    return report_settings(conn).stale_after_days
 
 
 def _headline(conn) -> tuple[str, ...]:
     """report.toml's headline_offer_kinds: the kinds the atlas's "cheapest" considers, as the report's."""
-    return tuple(report_settings(conn)["headline_offer_kinds"] or HEADLINE_DEFAULT)
+    return report_settings(conn).headline_offer_kinds
 
 
 def _option_costs(conn, ranked: pl.DataFrame, price_date) -> pl.DataFrame:
     """The pairs of `ranked` under report.toml's other pricing options, in the atlas's regions."""
-    options = report_settings(conn)["pricing_models"] or []
+    options = report_settings(conn).pricing_models
     option_prices = metrics.atlas_option_prices(read_table(conn, "stg_prices"), read_table(conn, "atlas_prices"),
                                                 price_date, list(options))
     return metrics.option_costs(ranked, option_prices)

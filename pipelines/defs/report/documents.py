@@ -6,6 +6,7 @@ import polars as pl
 
 from pipelines.defs.metadata import REGENERATE, layout_metadata
 from pipelines.defs.resources import PipelineSettings
+from pipelines.domain.columns import UNPUBLISHED_COLUMNS
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.metrics.model_calibration import CALIBRATION_COLUMNS
 from pipelines.metrics.model_estimates import ESTIMATE_COLUMNS as MODEL_ESTIMATE_COLUMNS
@@ -122,7 +123,7 @@ def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -
             continue
         if first:
             frame = frame.select(first + ([] if exact else [c for c in frame.columns if c not in first]))
-        written += write_table(folder, name, frame)
+        written += write_table(folder, name, frame.drop(UNPUBLISHED_COLUMNS, strict=False))
     published = dated_dir(settings.reports, tables["report_dates"]["price_date"][0]) / "data"
     return dg.MaterializeResult(metadata={"files": dg.MetadataValue.md("\n".join(f"- {p.name}" for p in written)),
                                           "not published (no rows)": ", ".join(empty) or "none",

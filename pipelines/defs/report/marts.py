@@ -14,13 +14,13 @@ from pipelines.ingest.accelerators import catalog_rows, model_names, normalized_
 from pipelines.ingest.catalog_instances import unknown_accelerators
 from pipelines.fingerprint import file_sha256, files_sha256
 from pipelines.ingest.raw_files import input_files as list_files
-from pipelines.domain.offers import HEADLINE_DEFAULT
 from pipelines.metrics.result_spread import comparable_results, with_spread
 from pipelines.metrics.cheapest_offers import cheapest_offers as compute_offers
 from pipelines.metrics.cost import assemble_inputs, cost_to_train as compute_cost, workload_frame
 from pipelines.metrics.energy import report_energy
 from pipelines.metrics.cost_changes import cost_changes as compute_cost_changes
 from pipelines.domain.pricing import on_demand
+from pipelines.domain.report_settings import ReportSettings
 from pipelines.metrics.price_changes import offered, price_changes as compute_price_changes, prices_in_force
 from pipelines.metrics.market import with_market
 from pipelines.metrics.price_age import with_price_age
@@ -49,9 +49,9 @@ def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 def report_dates_frame(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """The report_dates mart's row: the one price-date rule (metrics/price_dates.py) over the instances the
     report compares (sql/marts/compared_instances.sql); the coverage check computes it before the marts exist."""
-    row = report_settings(conn)
+    settings = report_settings(conn)
     return compute_report_dates(read_table(conn, "stg_prices"), query(conn, "compared_instances"),
-                                row["exclude_offer_kinds"], row["price_date"])
+                                list(settings.exclude_offer_kinds), settings.price_date)
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons",
@@ -78,43 +78,31 @@ def _dates(conn: duckdb.DuckDBPyConnection) -> tuple[date, date | None]:
     return conn.sql("select price_date, previous_price_date from report_dates").fetchall()[0]
 
 
-def report_settings(conn: duckdb.DuckDBPyConnection) -> dict:
-    """stg_report_settings' one row (report.toml's pricing, stale age and workloads): the report and
-    the atlas read their settings here."""
-    return read_table(conn, "stg_report_settings").row(0, named=True)
-
-
-def _pricing(conn: duckdb.DuckDBPyConnection) -> tuple[list[str], str, list[dict], int, list[dict]]:
-    """report.toml's pricing options (on_demand always among them: the export's rows and the
-    break-even's reference), the baseline's pricing, the user's discounts, when a price is stale and
-    the team's own workloads."""
-    row = report_settings(conn)
-    models = list(row["pricing_models"] or [])
-    options = models + ([] if "on_demand" in models else ["on_demand"])
-    return (options, row["baseline_pricing"], list(row["discounts"] or []), row["stale_after_days"],
-            list(row["workloads"] or []))
+def report_settings(conn: duckdb.DuckDBPyConnection) -> ReportSettings:
+    """report.toml's settings from stg_report_settings' one row: the report and the atlas read them here."""
+    return ReportSettings.from_row(read_table(conn, "stg_report_settings").row(0, named=True))
 
 
 def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     """Cost to train under each pricing option with the prices in force on a date (an empty frame for no date)."""
     settings = report_settings(conn)
-    history = offered(read_table(conn, "stg_prices"), settings["exclude_offer_kinds"])
-    options, baseline_pricing, discounts, stale_after_days, workloads = _pricing(conn)
-    prices = apply_discounts(prices_in_force(history, on) if on else history.clear(), discounts)
+    history = offered(read_table(conn, "stg_prices"), list(settings.exclude_offer_kinds))
+    options = list(settings.priced_options)
+    prices = apply_discounts(prices_in_force(history, on) if on else history.clear(), list(settings.discounts))
     instances = read_table(conn, "stg_instances")
-    regions = {r["provider"]: r["region"] for r in settings["regions"]}
-    comparisons = with_market(read_table(conn, "stg_comparisons"), instances, on_demand(history), regions, on)
+    comparisons = with_market(read_table(conn, "stg_comparisons"), instances, on_demand(history), dict(settings.regions),
+                              on)
     inputs = assemble_inputs(
         comparisons, instances, read_table(conn, "stg_mappings"),
         read_table(conn, "time_to_train"), choose_options(prices, options), read_table(conn, "stg_throughput"),
-        options, workload_frame(workloads),
+        options, workload_frame(list(settings.workloads)),
     )
-    headline = settings["headline_offer_kinds"] or HEADLINE_DEFAULT
     results = read_table(conn, "stg_results")
     models = model_names(catalog_rows(read_table(conn, "stg_accelerators")),
                          results["accelerator_model_name"].drop_nulls().unique().sort().to_list())
-    cost = with_spread(compute_cost(inputs, baseline_pricing, headline), instances, comparable_results(results, models))
-    return with_price_age(cost, on or date.min, stale_after_days)  # no date: an empty frame
+    cost = with_spread(compute_cost(inputs, settings.baseline_pricing, settings.headline_offer_kinds), instances,
+                       comparable_results(results, models))
+    return with_price_age(cost, on or date.min, settings.stale_after_days)  # no date: an empty frame
 
 
 def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.DataFrame:
@@ -148,10 +136,9 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
                       "savings against the baseline at report.toml's baseline_pricing.")
 def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        row = report_settings(conn)
+        settings = report_settings(conn)
         write_frame(conn, "cheapest_offers", compute_offers(read_table(conn, "cost_to_train"),
-                                                            row["baseline_pricing"] or "on_demand",
-                                                            row["headline_offer_kinds"] or HEADLINE_DEFAULT))
+                                                            settings.baseline_pricing, settings.headline_offer_kinds))
         return _done(conn, "cheapest_offers")
 
 
@@ -162,10 +149,9 @@ def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
                       "commitment bills every hour of the month), and the instance cheapest to train per benchmark.")
 def cheapest_options(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        row = report_settings(conn)
+        settings = report_settings(conn)
         write_frame(conn, "cheapest_options", compute_cheapest_options(
-            read_table(conn, "cost_to_train"), tuple(row["pricing_models"] or ("on_demand",)),
-            tuple(row["runs_per_month"] or ())))
+            read_table(conn, "cost_to_train"), settings.pricing_models, settings.runs_per_month))
         return _done(conn, "cheapest_options")
 
 

@@ -77,11 +77,9 @@ def offers_frame(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every priced offer at the report's price date under every pricing option it shows (and on demand)."""
     settings = report_settings(conn)
     price_date = conn.sql("select price_date from report_dates").fetchall()[0][0]
-    options = list(settings["pricing_models"] or [])
-    options += [] if "on_demand" in options else ["on_demand"]
-    history = offered(read_table(conn, "stg_prices"), settings["exclude_offer_kinds"])
-    prices = apply_discounts(prices_in_force(history, price_date), list(settings["discounts"] or []))
-    return compute_offers(prices, read_table(conn, "stg_instances"), options)
+    history = offered(read_table(conn, "stg_prices"), list(settings.exclude_offer_kinds))
+    prices = apply_discounts(prices_in_force(history, price_date), list(settings.discounts))
+    return compute_offers(prices, read_table(conn, "stg_instances"), list(settings.priced_options))
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,

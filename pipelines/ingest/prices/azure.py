@@ -29,6 +29,7 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.config import today as calendar_today
 from pipelines.domain.errors import InputError
 from pipelines.ingest.prices.instances import instance_types
 from pipelines.ingest.prices.jsontools import as_dict, as_list, as_text, opt_text
@@ -38,7 +39,10 @@ _NOT_LINUX = (" Windows", " Win")
 TERMS = {"1 Year": 1, "3 Years": 3}
 
 
-def read_azure_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame) -> pl.DataFrame:
+def read_azure_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame,
+                    today: date | None = None) -> pl.DataFrame:
+    """The page's price rows in force on `today` (default config.today(): a price announced for later is left out)."""
+    today = today or calendar_today()
     billing = doc.get("BillingCurrency", "USD")
     if billing != "USD":
         raise InputError(path, "$.BillingCurrency", f"currency {billing!r} is not USD; convert explicitly first")
@@ -53,19 +57,19 @@ def read_azure_json(doc: dict, path: Path, rel: str, instances: pl.DataFrame) ->
         if not _counts(item) or opt_text(item.get("armSkuName")) not in wanted:
             continue
         effective = item.get("effectiveStartDate")
-        if isinstance(effective, str) and _is_ahead(effective):
+        if isinstance(effective, str) and _is_ahead(effective, today):
             continue
-        out += _rows(item, path, where, rel)
+        out += _rows(item, path, where, rel, today)
     return price_frame(out)
 
 
-def _rows(item: dict, path: Path, where: str, rel: str) -> list[dict]:
+def _rows(item: dict, path: Path, where: str, rel: str, today: date) -> list[dict]:
     """The price rows of one counted item: on-demand and its savings plans, spot, or a reservation."""
     kind = opt_text(item.get("type"))
     if kind not in ("Consumption", "Reservation"):
         return []
     region = as_text(item.get("armRegionName"), path, f"{where}.armRegionName")
-    day = parse_day(item.get("effectiveStartDate"), path, f"{where}.effectiveStartDate")
+    day = parse_day(item.get("effectiveStartDate"), path, f"{where}.effectiveStartDate", today)
     names = f"{opt_text(item.get('productName')) or 'Virtual Machines'} {opt_text(item.get('skuName'))}"
     base = {"provider": "azure", "region": region, "instance_type": item["armSkuName"].strip(), "as_of": day,
             "file": rel, "line": where}
@@ -116,9 +120,9 @@ def _savings_plans(item: dict, path: Path, where: str, base: dict, names: str, t
     return rows
 
 
-def _is_ahead(effective: str) -> bool:
+def _is_ahead(effective: str, today: date) -> bool:
     try:
-        return date.fromisoformat(effective.strip()[:10]) > date.today()
+        return date.fromisoformat(effective.strip()[:10]) > today
     except ValueError:
         return False  # parse_day reports it
 

@@ -41,9 +41,10 @@ from pathlib import Path
 
 import polars as pl
 
+from pipelines.config import today as calendar_today
 from pipelines.domain.offers import SELLER_ALIASES, SELLERS, seller
 from pipelines.domain.errors import InputError
-from pipelines.domain.pricing import COMMITMENTS, PAYMENT_OPTIONS, PRICING_MODELS
+from pipelines.domain.pricing import COMMITMENTS, PAYMENT_OPTIONS, PRICING_MODELS, pricing_model_of
 from pipelines.ingest.csv_table import read_text
 from pipelines.ingest.names import not_one_of, provider_problem
 
@@ -171,7 +172,7 @@ def parse_day(text: object, path: Path | str, where: str | int, today: date | No
             datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise InputError(path, where, f"date {text!r} is not a date (YYYY-MM-DD)") from None
-    if day > (today or date.today()):
+    if day > (today or calendar_today()):
         raise InputError(path, where, f"date {value} is in the future")
     if day < EARLIEST_DATE:
         raise InputError(path, where, f"date {value} is before {EARLIEST_DATE}, not a price date")
@@ -268,7 +269,7 @@ def _amount(path: Path, line: int, cell: dict[str, str], column: str) -> float |
 
 def _pricing_option(path: Path, line: int, cell: dict[str, str], price: float) -> dict:
     """The optional pricing-option columns of a normalized row, checked against each other."""
-    model = _choice(path, line, cell, "pricing_model", PRICING_MODELS) or "on_demand"
+    model = pricing_model_of(_choice(path, line, cell, "pricing_model", PRICING_MODELS))
     term_text = cell.get("term_years", "")
     if term_text and term_text not in ("1", "3"):
         raise InputError(path, f"{line} column term_years", f"{term_text!r} is not 1 or 3")
