@@ -44,13 +44,17 @@ import json
 
 import dagster as dg
 
+from pipelines.defs.mlperf.raw import MLPERF_INPUTS
 from pipelines.defs.mlperf.rounds import atlas_ready
 from pipelines.defs.metadata import WAREHOUSE_TAG
+from pipelines.defs.prices.raw import PRICE_INPUTS
+from pipelines.defs.raw import raw_fingerprint
 from pipelines.defs.regeneration import FETCH_ASSET, IN_FLIGHT, regeneration, staging_readers
-from pipelines.defs.report.raw import RAW_INPUTS, raw_fingerprint
+from pipelines.defs.report.raw import REPORT_INPUTS
 from pipelines.defs.resources import PipelineSettings
 from pipelines.fingerprint import text_sha256
 
+RAW_INPUTS = {**PRICE_INPUTS, **MLPERF_INPUTS, **REPORT_INPUTS}  # every raw input the sensor hashes, by asset name
 CURSOR_VERSION = 1
 TAG_CHANGED = "pipelines/raw_changed"
 
@@ -65,7 +69,7 @@ def _graph(context) -> dg.AssetGraph:
 
 def raw_state(settings: PipelineSettings) -> dict[str, str]:
     """Content hash of every raw input (file names and bytes; modification times play no part)."""
-    return {name: raw_fingerprint(settings, name) for name in RAW_INPUTS}
+    return {name: raw_fingerprint(settings, raw_input) for name, raw_input in RAW_INPUTS.items()}
 
 
 def read_cursor(cursor: str | None) -> dict[str, str] | None:
