@@ -21,7 +21,7 @@ Rows (every run a fresh interpreter, so imports and Dagster's start-up are paid 
    date, p4d.24xlarge a little cheaper each time), then
    a) `make report` (``python -m pipelines.cli report``), and
    b) the run the raw-file sensor starts, i.e. the assets and checks that
-      ``pipelines.defs.automation.regeneration`` gives for ``staging_readers(raw_prices)`` (stg_prices and
+      ``pipelines.defs.regeneration.regeneration`` gives for ``staging_readers(raw_prices)`` (stg_prices and
       everything downstream, the observation of their raw inputs, their checks), executed in process.
    Against one WeasyPrint pass over the same final HTML: a fresh process that imports WeasyPrint, lays out
    the report.html that run published (without its scripts, as the pipeline prints it) and writes the PDF.
@@ -117,7 +117,7 @@ def price_change_selection(graph):
     import dagster as dg
 
     try:
-        from pipelines.defs.automation import regeneration, staging_readers
+        from pipelines.defs.regeneration import regeneration, staging_readers
     except ImportError:  # no sensor yet: stg_prices and downstream, with their checks
         keys = set(dg.AssetSelection.assets("stg_prices").downstream().resolve(graph))
         return keys, {c for c in graph.asset_check_keys if c.asset_key in keys}

@@ -122,8 +122,8 @@ def _failure_reason(result) -> str:
 
 def failed_check_reason(description: str) -> str:
     """A failed blocking check's reason. The blocking checks are all checks of the input
-    (pipelines/defs/report/checks.py): their description names the file and the place; the check's own name
-    is for developers."""
+    (pipelines/defs/prices/checks.py, pipelines/defs/report/checks.py): their description names the file
+    and the place; the check's own name is for developers."""
     return f"bad input: {description}"
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from pipelines.defs.mlperf.sensor import evaluate_rounds
 from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS
-from pipelines.defs.automation import regeneration
+from pipelines.defs.regeneration import regeneration
 from pipelines.defs.resources import PipelineSettings
 from tests.atlas_fixtures import resnet_logs, system, write_logs
 from tests.pipeline_runner import make_dirs, pipeline_env

@@ -41,27 +41,25 @@ Who starts what, so that one change is never run twice:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 
 import dagster as dg
 
+from pipelines.defs.mlperf.raw import MLPERF_INPUTS
 from pipelines.defs.mlperf.rounds import atlas_ready
 from pipelines.defs.metadata import WAREHOUSE_TAG
-from pipelines.defs.report.raw import RAW_INPUTS, raw_fingerprint
+from pipelines.defs.prices.raw import PRICE_INPUTS
+from pipelines.defs.raw import raw_fingerprint
+from pipelines.defs.regeneration import FETCH_ASSET, IN_FLIGHT, regeneration, staging_readers
+from pipelines.defs.report.raw import REPORT_INPUTS
 from pipelines.defs.resources import PipelineSettings
 from pipelines.fingerprint import text_sha256
 
-FETCH_ASSET = dg.AssetKey("fetched_price_files")
-ATLAS_GROUP = "atlas"
+RAW_INPUTS = {**PRICE_INPUTS, **MLPERF_INPUTS, **REPORT_INPUTS}  # every raw input the sensor hashes, by asset name
 CURSOR_VERSION = 1
-IN_FLIGHT = [
-    dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED,
-    dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED,
-]
 TAG_CHANGED = "pipelines/raw_changed"
 
 
-# ---- what a change means in the asset graph ---------------------------------------------------
+# ---- the sensor --------------------------------------------------------------------------------
 
 def _graph(context) -> dg.AssetGraph:
     if context.repository_def is None:
@@ -69,48 +67,9 @@ def _graph(context) -> dg.AssetGraph:
     return context.repository_def.asset_graph
 
 
-def staging_readers(graph, raw_names: Iterable[str]) -> set[dg.AssetKey]:
-    """The materializable assets that read these raw inputs directly."""
-    keys = {dg.AssetKey(name) for name in raw_names}
-    return {
-        child
-        for key in keys if graph.has(key)
-        for child in graph.get(key).child_keys
-        if graph.get(child).is_materializable
-    }
-
-
-def regeneration(graph, roots: set[dg.AssetKey], atlas: bool = False) -> tuple[list[dg.AssetKey], list[dg.AssetCheckKey]]:
-    """Assets and checks of one run that rebuilds `roots` and everything downstream of them.
-
-    The run also observes the raw inputs of the assets it materializes (their data version is then
-    recorded on each materialization) and runs every check that reads one of its assets, so a
-    check on an asset outside the run still blocks when the run changed what it looks at.
-    The atlas (group atlas) comes along only when `atlas` says it is on and its rounds are scored;
-    its round partitions never do (a price or catalog change re-prices the stored rounds; rounds
-    are scored by mlperf_rounds_sensor, one run per round).
-    """
-    materialized = {
-        key for key in dg.AssetSelection.assets(*roots).downstream().resolve(graph)
-        if graph.get(key).is_materializable and key != FETCH_ASSET and graph.get(key).partitions_def is None
-        and (atlas or graph.get(key).group_name != ATLAS_GROUP)
-    }
-    observed = {
-        parent for key in materialized for parent in graph.get(key).parent_keys
-        if graph.get(parent).is_observable and not graph.get(parent).is_materializable
-    }
-    checks = {
-        check for check in graph.asset_check_keys
-        if check.asset_key in materialized or graph.get(check).parent_entity_keys & materialized
-    }
-    return sorted(materialized | observed, key=str), sorted(checks, key=str)
-
-
-# ---- the sensor --------------------------------------------------------------------------------
-
 def raw_state(settings: PipelineSettings) -> dict[str, str]:
     """Content hash of every raw input (file names and bytes; modification times play no part)."""
-    return {name: raw_fingerprint(settings, name) for name in RAW_INPUTS}
+    return {name: raw_fingerprint(settings, raw_input) for name, raw_input in RAW_INPUTS.items()}
 
 
 def read_cursor(cursor: str | None) -> dict[str, str] | None:

@@ -6,9 +6,9 @@ The groups follow the layers: raw, staging, marts, report, atlas.
 
 import dagster as dg
 
+from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.mlperf.rounds import CORPUS, ROUND_KEYS
 from pipelines.defs.metadata import WAREHOUSE_TAG
-from pipelines.defs.report.raw import RAW_INPUTS
 
 REPORT_GROUPS = ("staging", "marts", "report")
 

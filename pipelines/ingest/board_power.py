@@ -13,7 +13,7 @@ next to the names they belong to:
 
 A model may have several catalog rows (one per way of recognizing it); their figures must agree.
 A data set's own catalog without these columns (written before they existed) takes the board
-power of the project's catalog (defs/report/staging.py): public facts, the same for every data set.
+power of the project's catalog (defs/prices/staging.py): public facts, the same for every data set.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ def _observe_corpus(settings: PipelineSettings) -> dg.ObserveResult:
 
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta (as defs/report/raw.py's)
+    warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta (as defs/raw.py's)
     mlperf_corpus = dg.observable_source_asset(
         name=CORPUS, group_name="raw", tags={"dagster/kind/file": ""},
         description="The MLPerf Training corpus in MLPERF_DIR: one training_results_vX.Y folder per round "

@@ -19,8 +19,8 @@
 import dagster as dg
 
 from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rounds_to_score
-from pipelines.defs.automation import IN_FLIGHT, regeneration
 from pipelines.defs.metadata import WAREHOUSE_TAG
+from pipelines.defs.regeneration import IN_FLIGHT, regeneration
 from pipelines.defs.resources import PipelineSettings
 from pipelines.domain.errors import InputError
 

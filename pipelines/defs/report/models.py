@@ -11,8 +11,9 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.report.marts import report_settings
-from pipelines.defs.report.staging import _public_facts, _relative, _report_config
+from pipelines.defs.report.staging import _report_config
 from pipelines.defs.resources import PipelineSettings
+from pipelines.defs.staging import _public_facts, _relative
 from pipelines.domain.llm import DescribedModel, described_models
 from pipelines.ingest.accelerators import catalog_rows, normalize
 from pipelines.ingest.published_runs import read_published_runs

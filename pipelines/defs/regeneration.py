@@ -1,0 +1,58 @@
+"""What a change means in the asset graph, shared by both sensors and the daily schedule.
+
+raw_files_sensor and daily_report_schedule (defs/automation.py) and mlperf_rounds_sensor
+(defs/mlperf/sensor.py) all turn "these assets changed" into one run with ``regeneration``, and
+skip what a queued or running run (``IN_FLIGHT``) already rebuilds. This module imports no subject
+(prices, mlperf, report, atlas), so a subject's sensor can use it without an import loop through
+the wiring that imports the subjects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import dagster as dg
+
+FETCH_ASSET = dg.AssetKey("fetched_price_files")
+ATLAS_GROUP = "atlas"
+IN_FLIGHT = [
+    dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED,
+    dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED,
+]
+
+
+def staging_readers(graph, raw_names: Iterable[str]) -> set[dg.AssetKey]:
+    """The materializable assets that read these raw inputs directly."""
+    keys = {dg.AssetKey(name) for name in raw_names}
+    return {
+        child
+        for key in keys if graph.has(key)
+        for child in graph.get(key).child_keys
+        if graph.get(child).is_materializable
+    }
+
+
+def regeneration(graph, roots: set[dg.AssetKey], atlas: bool = False) -> tuple[list[dg.AssetKey], list[dg.AssetCheckKey]]:
+    """Assets and checks of one run that rebuilds `roots` and everything downstream of them.
+
+    The run also observes the raw inputs of the assets it materializes (their data version is then
+    recorded on each materialization) and runs every check that reads one of its assets, so a
+    check on an asset outside the run still blocks when the run changed what it looks at.
+    The atlas (group atlas) comes along only when `atlas` says it is on and its rounds are scored;
+    its round partitions never do (a price or catalog change re-prices the stored rounds; rounds
+    are scored by mlperf_rounds_sensor, one run per round).
+    """
+    materialized = {
+        key for key in dg.AssetSelection.assets(*roots).downstream().resolve(graph)
+        if graph.get(key).is_materializable and key != FETCH_ASSET and graph.get(key).partitions_def is None
+        and (atlas or graph.get(key).group_name != ATLAS_GROUP)
+    }
+    observed = {
+        parent for key in materialized for parent in graph.get(key).parent_keys
+        if graph.get(parent).is_observable and not graph.get(parent).is_materializable
+    }
+    checks = {
+        check for check in graph.asset_check_keys
+        if check.asset_key in materialized or graph.get(check).parent_entity_keys & materialized
+    }
+    return sorted(materialized | observed, key=str), sorted(checks, key=str)
