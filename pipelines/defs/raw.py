@@ -9,6 +9,7 @@ Imports no subject.
 
 
 import warnings
+from pathlib import Path
 
 import dagster as dg
 
@@ -19,18 +20,19 @@ from pipelines.ingest.raw_files import input_files
 RawInput = tuple[str, str, str]  # (path under RAW_DIR, glob, what it holds)
 
 
+def _listing(settings: PipelineSettings, raw_input: RawInput) -> tuple[list[Path], Path]:
+    """The input's files and the folder their names are relative to."""
+    relative, pattern, _ = raw_input
+    root = settings.raw / relative
+    return input_files(root, pattern), root if root.is_dir() else root.parent
+
+
 def raw_fingerprint(settings: PipelineSettings, raw_input: RawInput) -> str:
-    relative, pattern, _ = raw_input
-    root = settings.raw / relative
-    return files_sha256(input_files(root, pattern), root if root.is_dir() else root.parent)
+    return files_sha256(*_listing(settings, raw_input))
 
 
-def observed_files(settings: PipelineSettings, raw_input: RawInput) -> dict:
+def observed_files(files: list[Path], base: Path) -> dict:
     """What an observation saw: how many files, how many bytes, and which (shown in the UI)."""
-    relative, pattern, _ = raw_input
-    root = settings.raw / relative
-    files = input_files(root, pattern)
-    base = root if root.is_dir() else root.parent
     shown = [f"- {f.relative_to(base)} ({f.stat().st_size:,} bytes)" for f in files[:50]]
     if len(files) > 50:
         shown.append(f"- ... and {len(files) - 50} more")
@@ -52,8 +54,9 @@ def _observable(name: str, raw_input: RawInput):
         tags={"dagster/kind/file": ""},
     )
     def _observe(settings: PipelineSettings) -> dg.ObserveResult:
-        return dg.ObserveResult(data_version=dg.DataVersion(raw_fingerprint(settings, raw_input)),
-                                metadata=observed_files(settings, raw_input))
+        files, base = _listing(settings, raw_input)  # listed once: hashed and shown
+        return dg.ObserveResult(data_version=dg.DataVersion(files_sha256(files, base)),
+                                metadata=observed_files(files, base))
 
     return _observe
 
