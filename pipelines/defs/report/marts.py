@@ -136,9 +136,9 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
                       "savings against the baseline at report.toml's baseline_pricing.")
 def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        settings = report_settings(conn)
+        report = report_settings(conn)
         write_frame(conn, "cheapest_offers", compute_offers(read_table(conn, "cost_to_train"),
-                                                            settings.baseline_pricing, settings.headline_offer_kinds))
+                                                            report.baseline_pricing, report.headline_offer_kinds))
         return _done(conn, "cheapest_offers")
 
 
@@ -149,9 +149,9 @@ def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
                       "commitment bills every hour of the month), and the instance cheapest to train per benchmark.")
 def cheapest_options(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
-        settings = report_settings(conn)
+        report = report_settings(conn)
         write_frame(conn, "cheapest_options", compute_cheapest_options(
-            read_table(conn, "cost_to_train"), settings.pricing_models, settings.runs_per_month))
+            read_table(conn, "cost_to_train"), report.pricing_models, report.runs_per_month))
         return _done(conn, "cheapest_options")
 
 
