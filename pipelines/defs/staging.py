@@ -16,30 +16,30 @@ from pipelines.ingest.raw_files import input_files
 from pipelines.warehouse import create_table
 
 
-def _relative(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFrame:
+def relative_to_raw(frame: pl.DataFrame, raw: Path, column: str = "file") -> pl.DataFrame:
     """File paths relative to RAW_DIR, so the report and exports do not leak local folders."""
     prefix = str(raw) + "/"
     return frame.with_columns(pl.col(column).str.strip_prefix(prefix))
 
 
-def _need(path: Path, what: str) -> Path:
+def need_input(path: Path, what: str) -> Path:
     if not path.exists() and not path.is_symlink():  # a dangling link or a loop: the reader says which
         raise InputError(path, None, f"is missing: the pipeline needs {what}")
     return path
 
 
-def _load(context: dg.AssetExecutionContext, settings: PipelineSettings, table: str, **frames: pl.DataFrame) -> dg.MaterializeResult:
+def load_table(context: dg.AssetExecutionContext, settings: PipelineSettings, table: str, **frames: pl.DataFrame) -> dg.MaterializeResult:
     with settings.connect() as conn:
         create_table(conn, table, **frames)
         meta = table_metadata(conn, table)
     return dg.MaterializeResult(metadata=meta)
 
 
-def _files(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
+def files_in_raw(settings: PipelineSettings, folder: str, pattern: str) -> list[Path]:
     return input_files(settings.raw / folder, pattern)
 
 
-def _public_facts(settings: PipelineSettings, relative: str) -> tuple[Path, str]:
+def public_facts(settings: PipelineSettings, relative: str) -> tuple[Path, str]:
     """(path, file label) of a file of public facts (the accelerator catalog, the carbon factors):
     hardware and grid facts, not a team's data, so a data set without its own uses the project's."""
     own = settings.raw / relative
@@ -48,7 +48,7 @@ def _public_facts(settings: PipelineSettings, relative: str) -> tuple[Path, str]
     return BUNDLED_RAW / relative, f"{relative} (the project's: the data set has none)"
 
 
-def _result(problems: list[str], ok: str) -> dg.AssetCheckResult:
+def check_result(problems: list[str], ok: str) -> dg.AssetCheckResult:
     if problems:
         shown = problems[:20] + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])
         return dg.AssetCheckResult(

@@ -7,7 +7,7 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import _files, _load, _relative
+from pipelines.defs.staging import files_in_raw, load_table, relative_to_raw
 from pipelines.domain.mlperf import report_benchmark
 from pipelines.domain.rounds import round_order
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
@@ -31,7 +31,7 @@ def _report_benchmarks(frame: pl.DataFrame) -> pl.DataFrame:
                       "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
 @input_errors_as_failures
 def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    from_csv = _relative(summary_results(_files(settings, "results", "*.csv")), settings.raw)
+    from_csv = relative_to_raw(summary_results(files_in_raw(settings, "results", "*.csv")), settings.raw)
     with settings.connect() as conn:
         from_trees = to_polars(conn.sql(
             "select s.round, s.submitter, s.system, s.benchmark, s.division, y.accelerator_model_name, "
@@ -44,15 +44,15 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     frame = pl.concat([from_trees.select(list(RESULT_COLUMNS)).cast(RESULT_COLUMNS),
                        from_csv.join(from_trees.select(keys), on=keys, how="anti")])
     frame = _report_benchmarks(frame).with_columns(round_order(pl.col("round")).alias("round_order"))
-    return _load(context, settings, "stg_results", results_in=frame)
+    return load_table(context, settings, "stg_results", results_in=frame)
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_systems", "raw_mlperf"], pool=POOL,
           description="Configuration of each measured system from its MLPerf systems JSON (systems/ and mlperf/ trees).")
 @input_errors_as_failures
 def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    files = _files(settings, "systems", "*.json") + [
-        f for f in _files(settings, "mlperf", "*.json") if f.parent.name == "systems"
+    files = files_in_raw(settings, "systems", "*.json") + [
+        f for f in files_in_raw(settings, "mlperf", "*.json") if f.parent.name == "systems"
     ]
     rows = [parse_system_json(f) for f in files]
     frame = pl.DataFrame(rows, schema=SYSTEM_SCHEMA, orient="row") if rows else pl.DataFrame(schema=SYSTEM_SCHEMA)
@@ -61,7 +61,7 @@ def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     shadowed = frame.filter(pl.col("system").is_duplicated() & ~pl.col("system").is_first_distinct())
     frame = frame.filter(pl.col("system").is_first_distinct())
     with settings.connect() as conn:  # stored as parsed (SYSTEM_SCHEMA), by system
-        write_frame(conn, "stg_systems", _relative(frame, settings.raw).sort("system"))
+        write_frame(conn, "stg_systems", relative_to_raw(frame, settings.raw).sort("system"))
         result = dg.MaterializeResult(metadata=table_metadata(conn, "stg_systems"))
     result.metadata["shadowed_files"] = dg.MetadataValue.md("\n".join(f"- {f}" for f in shadowed["file"]) or "none")
     return result

@@ -7,7 +7,7 @@ Each failure message names the input file and row to fix.
 import dagster as dg
 
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import _result
+from pipelines.defs.staging import check_result
 
 
 @dg.asset_check(asset="stg_prices", blocking=True,
@@ -18,7 +18,7 @@ def prices_are_valid_usd(settings: PipelineSettings) -> dg.AssetCheckResult:
             "select file, line, usd_per_hour, currency from stg_prices "
             "where not (isfinite(usd_per_hour) and usd_per_hour > 0) or currency <> 'USD'"
         ).fetchall()
-    return _result([f"{f}:{l}: price {p} {c} is not a positive, finite USD amount" for f, l, p, c in rows],
+    return check_result([f"{f}:{l}: price {p} {c} is not a positive, finite USD amount" for f, l, p, c in rows],
                    "all prices positive, finite, USD")
 
 
@@ -32,6 +32,6 @@ def one_price_per_instance_and_date(settings: PipelineSettings) -> dg.AssetCheck
             "from stg_prices group by provider, region, instance_type, pricing_model, term_years, payment_option, "
             "offering_class, as_of having count(*) > 1"
         ).fetchall()
-    return _result([f"{p}/{r}/{t} ({option}) on {d} is priced more than once ({where})"
+    return check_result([f"{p}/{r}/{t} ({option}) on {d} is priced more than once ({where})"
                     for p, r, t, option, d, where in rows],
                    "one price per instance, pricing option and date")

@@ -9,7 +9,7 @@ import polars as pl
 from pipelines.config import BUNDLED_RAW
 from pipelines.defs.metadata import POOL, input_errors_as_failures
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import _load, _need, _public_facts, _relative
+from pipelines.defs.staging import load_table, need_input, public_facts, relative_to_raw
 from pipelines.domain.errors import InputError
 from pipelines.ingest.raw_files import input_files
 from pipelines.ingest.accelerators import read_catalog_table
@@ -27,9 +27,9 @@ from pipelines.warehouse import read_table, to_polars
                       "and the cloud model it is priced as.")
 @input_errors_as_failures
 def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path, label = _public_facts(settings, "accelerators.csv")
+    path, label = public_facts(settings, "accelerators.csv")
     frame = read_catalog_table(path).with_columns(file=pl.lit(label))
-    return _load(context, settings, "stg_accelerators", accelerators_in=_relative(frame, settings.raw))
+    return load_table(context, settings, "stg_accelerators", accelerators_in=relative_to_raw(frame, settings.raw))
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
@@ -37,17 +37,17 @@ def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettin
                       "board_power_* columns): the energy estimate of results without power logs.")
 @input_errors_as_failures
 def stg_board_power(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path, _ = _public_facts(settings, "accelerators.csv")
+    path, _ = public_facts(settings, "accelerators.csv")
     if not has_board_power(path):  # a data set's own catalog from before the board power columns
         path = BUNDLED_RAW / "accelerators.csv"
-    return _load(context, settings, "stg_board_power", board_power_in=read_board_power(path))
+    return load_table(context, settings, "stg_board_power", board_power_in=read_board_power(path))
 
 
 def _carbon_table(context: dg.AssetExecutionContext, settings: PipelineSettings, name: str, reader) -> dg.MaterializeResult:
     """carbon/<name>.csv read by ``reader`` into stg_<name> (its SQL reads the frame as <name>_in)."""
-    path, label = _public_facts(settings, f"carbon/{name}.csv")
+    path, label = public_facts(settings, f"carbon/{name}.csv")
     frame = reader(path).with_columns(file=pl.lit(label))
-    return _load(context, settings, f"stg_{name}", **{f"{name}_in": _relative(frame, settings.raw)})
+    return load_table(context, settings, f"stg_{name}", **{f"{name}_in": relative_to_raw(frame, settings.raw)})
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
@@ -74,13 +74,13 @@ def stg_pue(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg
 def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     folder = settings.raw / "prices"
     catalog = read_catalog_folder(folder)
-    path, _ = _public_facts(settings, "accelerator_aliases.csv")
+    path, _ = public_facts(settings, "accelerator_aliases.csv")
     with settings.connect(read_only=True) as conn:
         cloud_models = to_polars(conn.sql("select distinct cloud_model from stg_accelerators where cloud_model is not null"))
     own = path.parent == settings.raw  # the project's table serves a data set's own catalog as far as it matches
     resolved = resolve(catalog.offers, read_aliases(path, cloud_models["cloud_model"].to_list(), strict=own))
     resolved = resolved.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
-    result = _load(context, settings, "stg_catalog_offers", offers_in=_relative(resolved, settings.raw))
+    result = load_table(context, settings, "stg_catalog_offers", offers_in=relative_to_raw(resolved, settings.raw))
     unknown = unknown_accelerators(resolved)
     result.metadata["rows_not_offers"] = dg.MetadataValue.md(
         "\n".join(f"- {reason}: {count:,}" for reason, count in sorted(catalog.skipped.items())) or "none")
@@ -100,14 +100,14 @@ def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSett
                       "inter-node fabric, linked to the accelerator catalog; typed.")
 @input_errors_as_failures
 def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path = _need(settings.raw / "instances.csv", "the instance table")
+    path = need_input(settings.raw / "instances.csv", "the instance table")
     frame = read_instances(path)
     with settings.connect(read_only=True) as conn:
         cloud_models = to_polars(conn.sql("select cloud_model from stg_accelerators where cloud_model is not null"))
         offers = read_table(conn, "stg_catalog_offers")
     check_catalog_links(frame, path, cloud_models["cloud_model"].to_list())
     frame = with_catalog_instances(frame.with_columns(file=pl.lit(str(path))), offers, settings.raw)
-    return _load(context, settings, "stg_instances", instances_in=_relative(frame, settings.raw))
+    return load_table(context, settings, "stg_instances", instances_in=relative_to_raw(frame, settings.raw))
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "stg_instances"], pool=POOL,
@@ -116,7 +116,7 @@ def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings)
                       "pricing option, as_of), with its source and certainty.")
 @input_errors_as_failures
 def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    folder = _need(settings.raw / "prices", "a prices/ folder with at least one snapshot")
+    folder = need_input(settings.raw / "prices", "a prices/ folder with at least one snapshot")
     input_files(folder)  # refuses FIFOs, dangling links and link loops, which the price reader would skip
     with settings.connect(read_only=True) as conn:
         instances = read_table(conn, "stg_instances")
@@ -125,4 +125,4 @@ def stg_prices(context: dg.AssetExecutionContext, settings: PipelineSettings) ->
     if frame.is_empty():
         raise InputError(folder, None, "holds no prices for the instances in instances.csv")
     frame = frame.with_columns(file=pl.lit(str(folder) + "/") + pl.col("file"))
-    return _load(context, settings, "stg_prices", prices_in=_relative(frame, settings.raw))
+    return load_table(context, settings, "stg_prices", prices_in=relative_to_raw(frame, settings.raw))

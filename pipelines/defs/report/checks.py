@@ -8,7 +8,7 @@ import dagster as dg
 
 from pipelines.defs.report.marts import report_dates_frame
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import _result
+from pipelines.defs.staging import check_result
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import did_you_mean, listed, unknown_name
 from pipelines.warehouse import query
@@ -30,7 +30,7 @@ def comparisons_are_covered(settings: PipelineSettings) -> dg.AssetCheckResult:
         if not problems:
             gaps = query(conn, "check_comparison_coverage", report_dates_in=report_dates_frame(conn))
             problems = [f"{where}: {problem}" for where, problem in gaps.rows()]
-    return _result(problems, "every throughput row and mapping names known things; every compared instance is covered")
+    return check_result(problems, "every throughput row and mapping names known things; every compared instance is covered")
 
 
 def _names(rows: list[tuple]) -> list[str]:

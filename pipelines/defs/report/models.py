@@ -11,9 +11,9 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
 from pipelines.defs.report.marts import report_settings
-from pipelines.defs.report.staging import _report_config
+from pipelines.defs.report.staging import read_report_config
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import _public_facts, _relative
+from pipelines.defs.staging import public_facts, relative_to_raw
 from pipelines.domain.llm import DescribedModel, described_models
 from pipelines.ingest.accelerators import catalog_rows, normalize
 from pipelines.ingest.published_runs import read_published_runs
@@ -41,7 +41,7 @@ def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
                       "kind (pretrain or lora), and the cluster size or deadline to price.")
 @input_errors_as_failures
 def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
-    _, config = _report_config(settings)
+    _, config = read_report_config(settings)
     frame = pl.DataFrame([m.__dict__ for m in config.models], schema=MODEL_COLUMNS)
     with settings.connect() as conn:
         write_frame(conn, "stg_models", frame)
@@ -53,10 +53,10 @@ def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
                       "(published_runs.csv; the project's when the data set has none): the calibration's runs.")
 @input_errors_as_failures
 def stg_published_runs(settings: PipelineSettings) -> dg.MaterializeResult:
-    path, label = _public_facts(settings, "published_runs.csv")
+    path, label = public_facts(settings, "published_runs.csv")
     frame = read_published_runs(path).with_columns(file=pl.lit(label))
     with settings.connect() as conn:
-        write_frame(conn, "stg_published_runs", _relative(frame, settings.raw))
+        write_frame(conn, "stg_published_runs", relative_to_raw(frame, settings.raw))
         return _done(conn, "stg_published_runs")
 
 

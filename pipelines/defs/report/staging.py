@@ -9,7 +9,7 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import _files, _load, _need, _relative
+from pipelines.defs.staging import files_in_raw, load_table, need_input, relative_to_raw
 from pipelines.domain.errors import InputError
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.tables import read_mappings, read_throughput, with_same_accelerator_mappings
@@ -22,19 +22,19 @@ from pipelines.warehouse import create_table, read_table
                       "a row the mapping of an instance with the same accelerators (derived_from says which), typed.")
 @input_errors_as_failures
 def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path = _need(settings.raw / "mappings.csv", "the instance-to-system mappings")
+    path = need_input(settings.raw / "mappings.csv", "the instance-to-system mappings")
     frame = read_mappings(path).with_columns(file=pl.lit(str(path)))
     with settings.connect(read_only=True) as conn:
         instances = read_table(conn, "stg_instances")
     frame = with_same_accelerator_mappings(frame, instances).with_columns(pl.col("file").fill_null(str(path)))
-    return _load(context, settings, "stg_mappings", mappings_in=_relative(frame, settings.raw))
+    return load_table(context, settings, "stg_mappings", mappings_in=relative_to_raw(frame, settings.raw))
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
           description="Throughput a team measured itself (samples per second), typed.")
 @input_errors_as_failures
 def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    frames = [read_throughput(f).with_columns(file=pl.lit(str(f))) for f in _files(settings, "throughput", "*.csv")]
+    frames = [read_throughput(f).with_columns(file=pl.lit(str(f))) for f in files_in_raw(settings, "throughput", "*.csv")]
     schema = {"system": pl.Utf8, "benchmark": pl.Utf8, "samples_per_second": pl.Float64, "framework": pl.Utf8,
               "precision": pl.Utf8, "global_batch_size": pl.Int64, "source": pl.Utf8, "measured_on": pl.Date,
               "line": pl.Int64, "file": pl.Utf8}
@@ -43,11 +43,11 @@ def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings
     if dup.height:
         row = dup.row(-1, named=True)
         raise InputError(row["file"], row["line"], f"throughput for {row['system']}/{row['benchmark']} is given twice")
-    return _load(context, settings, "stg_throughput", throughput_in=_relative(frame, settings.raw))
+    return load_table(context, settings, "stg_throughput", throughput_in=relative_to_raw(frame, settings.raw))
 
 
-def _report_config(settings: PipelineSettings):
-    path = _need(settings.raw / "report.toml", "report.toml")
+def read_report_config(settings: PipelineSettings):
+    path = need_input(settings.raw / "report.toml", "report.toml")
     return path, parse_report_config(path)
 
 
@@ -55,7 +55,7 @@ def _report_config(settings: PipelineSettings):
           description="report.toml: the comparisons, one row per comparison, instance and benchmark.")
 @input_errors_as_failures
 def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path, config = _report_config(settings)
+    path, config = read_report_config(settings)
     relative = str(path.relative_to(settings.raw))
     rows = [
         {
@@ -82,7 +82,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
                       "age after which a price is stale, and the team's own workloads (samples per training run).")
 @input_errors_as_failures
 def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path, config = _report_config(settings)
+    path, config = read_report_config(settings)
     row = pl.DataFrame([{
         "title": config.title, "subtitle": config.subtitle, "author": config.author,
         "benchmarks": list(config.benchmarks), "price_date": config.price_date,
@@ -105,4 +105,4 @@ def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSet
                 "exclude_offer_kinds": pl.List(pl.Utf8), "headline_offer_kinds": pl.List(pl.Utf8),
                 "workloads": pl.List(pl.Struct({"name": pl.Utf8, "title": pl.Utf8, "samples": pl.Float64,
                                                 "runs_per_month": pl.Int64, "description": pl.Utf8}))})
-    return _load(context, settings, "stg_report_settings", settings_in=row)
+    return load_table(context, settings, "stg_report_settings", settings_in=row)
