@@ -68,7 +68,7 @@ clean-venv: ## remove .venv (the next target makes it again)
 	rm -rf $(VENV)
 
 # ---- the pipeline ------------------------------------------------------------------------------------
-# FORCE=1 builds even when nothing changed since the last make report (pipelines/up_to_date.py)
+# builds what Dagster reports stale or missing (pipelines/freshness.py); FORCE=1 builds everything
 report: venv ## build and publish the report of RAW_DIR (default: the bundled data; FORCE=1 even if unchanged)
 	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
 

@@ -79,21 +79,31 @@ def _published(result, asset: str) -> dict:
     return events[-1].materialization.metadata if events else {}
 
 
+UP_TO_DATE = ("up to date: Dagster reports nothing stale or missing (the data set, the code and the day are those "
+              "of the published report); nothing rebuilt (--force builds anyway)")
+
+
 def run_report(force: bool = False) -> int:
-    from pipelines import up_to_date
+    """report_job in process, on what Dagster reports stale or missing (pipelines/freshness.py): nothing when the
+    published report is that of the data set, the code and the day; everything with --force."""
+    from pipelines.defs.resources import PipelineSettings
+    from pipelines.freshness import plan, published_in_place
+    from pipelines.runs import definitions, execute, session
 
     paths = Paths.from_env()
-    key = up_to_date.inputs_key(paths)
-    published = None if force else up_to_date.published_unchanged(paths, key)
-    if published is not None:
-        print(f"report: {published / 'report.html'}")
-        print(f"pdf:    {published / 'report.pdf'}")
-        print(f"index:  {paths.reports_dir / 'index.html'}")
-        print("up to date: the data set, the code and the day are those of the last make report; nothing rebuilt "
-              "(--force builds anyway)")
-        warn_unknown_accelerators(published)
-        return 0
-    result = run_job("report_job")
+    with session() as instance:
+        settings = PipelineSettings.from_env()
+        graph = definitions().resolve_asset_graph()
+        todo = None if force else plan(instance, graph, settings, report_assets())
+        if todo is not None and not todo.build:
+            published = published_in_place(instance, settings, "published_report")
+            print(f"report: {published / 'report.html'}")
+            print(f"pdf:    {published / 'report.pdf'}")
+            print(f"index:  {paths.reports_dir / 'index.html'}")
+            print(UP_TO_DATE)
+            warn_unknown_accelerators(published)
+            return 0
+        result = execute(instance, "report_job", **({"asset_selection": todo.build} if todo else {}))
     if not result.success:
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
@@ -102,10 +112,18 @@ def run_report(force: bool = False) -> int:
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
     print(f"index:  {reports / 'index.html'}")
+    if todo is not None:
+        print(f"built:  {len(todo.build)} asset(s) Dagster reported stale or missing ({todo.why})")
     if "path" in meta:
-        up_to_date.remember(paths, key, Path(meta["path"].value))
         warn_unknown_accelerators(Path(meta["path"].value))
     return 0
+
+
+def report_assets() -> list:
+    """The assets report_job builds, from the definitions."""
+    from pipelines.runs import definitions
+
+    return sorted(definitions().resolve_job_def("report_job").asset_layer.executable_asset_keys, key=str)
 
 
 UNKNOWN_ACCELERATORS = "catalog_unknown_accelerators.csv"

@@ -175,16 +175,11 @@ class Paths:
 
     @property
     def beside_warehouse(self) -> tuple[Path, ...]:
-        """What a build keeps beside the DuckDB file: the file, its write-ahead log and spill folder, the drawn
-        charts and printed PDFs (caches, made again by the next build) and the key of the last `make report`."""
+        """What a build keeps beside the DuckDB file: the file, its write-ahead log and spill folder, and the drawn
+        charts and printed PDFs (caches, made again by the next build)."""
         w = self.warehouse
         return (w, w.with_name(w.name + ".wal"), w.with_name(w.name + ".tmp"), cache_dir(w, "charts"),
-                cache_dir(w, "pdf"), self.report_stamp)
-
-    @property
-    def report_stamp(self) -> Path:
-        """The key of the last `make report` and what it published (pipelines/up_to_date.py)."""
-        return self.warehouse.with_name(f"{self.warehouse.stem}_report.json")
+                cache_dir(w, "pdf"))
 
     def outputs(self) -> tuple[Path, ...]:
         """Every file or folder the pipeline writes, wherever the settings put them (inside the data set, beside it,

@@ -9,14 +9,14 @@
   (code_version): any edit to them, or a new package version, changes it.
 
 Where a stored value depends on a hash (Dagster data versions, the report's SHA-256 of input trees), the
-scheme above gives the same bytes as before it had one home. Standard library only: the command line
-computes make report's key (up_to_date.py) before anything heavy is imported.
+scheme above gives the same bytes as before it had one home. Standard library only.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import site
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
@@ -67,6 +67,14 @@ def walk(root: Path, pattern: str = "*", skip: Callable[[tuple[str, ...]], bool]
     if not root.is_dir():
         return []
     return sorted(p for p in root.rglob(pattern) if not skip(p.relative_to(root).parts))
+
+
+def installed_packages() -> str:
+    """Every distribution installed in the environment's site-packages and its version, one a line: a new package
+    version can change an output. Only site-packages: Python's module path also holds the working folder, whose
+    metadata folders (a checkout's *.egg-info) would make the answer depend on where a command started."""
+    return "\n".join(sorted({f"{d.metadata['Name']}=={d.version}"
+                              for d in metadata.distributions(path=site.getsitepackages())}))
 
 
 def code_version(sources: Iterable[Path], packages: Iterable[str] = ()) -> str:

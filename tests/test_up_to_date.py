@@ -1,5 +1,6 @@
-"""`make report` when nothing changed builds nothing (pipelines/up_to_date.py), and builds again after any change
-to the data set, the code or the day, after --force, and when its report is no longer the one published.
+"""`make report` builds what Dagster reports stale or missing (pipelines/freshness.py) and nothing else: nothing
+when nothing changed; again after any change to the data set, the code or the day, after --force, when its report
+is no longer the one published, and when a blocking check did not pass.
 
 The real command line in a subprocess, on a small data set the test writes (its outputs inside it, as for any
 data set but the bundled one)."""
@@ -15,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from pipelines.cli import UP_TO_DATE
 from pipelines.config import Paths
-from pipelines import up_to_date
-from pipelines.up_to_date import inputs_key
+from pipelines.defs.automation import RAW_INPUTS
+from pipelines.defs.raw import observe
+from pipelines.defs.resources import PipelineSettings
 from tests.pipeline_runner import REPO, environment
 from tests.small_raw import PRICE_DATE, write_small_raw
 
-UP_TO_DATE = "up to date: the data set, the code and the day are those of the last make report"
 OUTPUTS = ("REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "PIPELINE_KILL_AT")
 
 
@@ -76,39 +78,11 @@ def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
     assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 5
     assert (raw / "reports" / "latest" / "report.pdf").is_file()
 
-    # clean removes the key with the warehouse, so the next report builds (the key is what decides: above)
-    [stamp] = (raw / "warehouse").glob("*_report.json")  # up_to_date.stamp_path: beside the warehouse
+    # clean removes the warehouse: Dagster's history says built, the tables are gone, so everything is built
     subprocess.run([sys.executable, "-m", "pipelines.cli", "clean"], cwd=REPO, check=True, capture_output=True,
                    env={k: v for k, v in os.environ.items() if k not in OUTPUTS} | {"RAW_DIR": str(raw)})
-    assert not (raw / "warehouse").exists() and not stamp.exists()
-
-
-def test_the_key_covers_inputs_and_code_but_not_outputs(tmp_path, monkeypatch):
-    raw = write_small_raw(tmp_path / "data")
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
-    with environment({"RAW_DIR": str(raw)}):
-        for name in OUTPUTS[:3]:
-            monkeypatch.delenv(name, raising=False)
-        paths = Paths.from_env()
-        key = inputs_key(paths)
-        (raw / "reports").mkdir()
-        (raw / "reports" / "index.html").write_text("an output inside the data set")
-        (raw / "warehouse").mkdir()
-        (raw / "warehouse" / "pipeline_pdf").mkdir()
-        assert inputs_key(paths) == key
-        (raw / "throughput" / "t.csv").write_text((raw / "throughput" / "t.csv").read_text() + "\n")
-        assert inputs_key(paths) != key
-        changed = inputs_key(paths)
-        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764460800")  # the next day
-        assert inputs_key(paths) != changed
-        # the project's code: a template edited changes the key (here a stand-in for the repo's folders)
-        (tmp_path / "repo" / "templates").mkdir(parents=True)
-        (tmp_path / "repo" / "templates" / "report.html.j2").write_text("<p>{{ doc }}</p>")
-        monkeypatch.setattr(up_to_date, "REPO_ROOT", tmp_path / "repo")
-        monkeypatch.setattr(up_to_date, "CODE", ("templates",))
-        day = inputs_key(paths)
-        (tmp_path / "repo" / "templates" / "report.html.j2").write_text("<p>{{ doc.title }}</p>")
-        assert inputs_key(paths) != day
+    assert not (raw / "warehouse").exists()
+    assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 6 and (raw / "warehouse").is_dir()
 
 
 # Where an output setting can point, relative to the data set /t/data: inside it, in it directly (the warehouse
@@ -138,17 +112,15 @@ def _write_outputs(paths: Paths, round_: int) -> None:
             (path / "doc" / "cached").write_text(f"build {round_}")
 
 
-def test_no_arrangement_of_the_outputs_hides_a_changed_input(tmp_path, monkeypatch):
+def _observed(settings: PipelineSettings) -> dict[str, str]:
+    """Every raw input's data version, as the observable source assets and `make report` observe it."""
+    return {name: observe(settings, raw_input)[0] for name, raw_input in RAW_INPUTS.items()}
+
+
+def test_no_arrangement_of_the_outputs_hides_a_changed_input(tmp_path):
     """The bug of issue 46: a warehouse in the folder above the data set left the whole data set out of the key,
-    so a new price (or a broken one) was 'up to date'. For every arrangement: what the pipeline writes leaves the
-    key as it is, a changed price and a broken price file each change it."""
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764374400")
-    # the project's code, bundled facts and packages are covered by the test above: stand-ins keep this one quick
-    (tmp_path / "repo" / "code").mkdir(parents=True)
-    monkeypatch.setattr(up_to_date, "REPO_ROOT", tmp_path / "repo")
-    monkeypatch.setattr(up_to_date, "CODE", ("code",))
-    monkeypatch.setattr(up_to_date, "BUNDLED_RAW", tmp_path / "repo" / "code")
-    monkeypatch.setattr(up_to_date, "installed_packages", lambda: "")  # never importlib's own: others read it
+    so a new price (or a broken one) was 'up to date'. For every arrangement: what the pipeline writes changes no
+    raw input's data version, a changed price and a broken price file each change raw_prices'."""
     hidden = []
     for number, (warehouse, reports, home) in enumerate(ARRANGEMENTS):
         top = tmp_path / str(number)
@@ -156,19 +128,19 @@ def test_no_arrangement_of_the_outputs_hides_a_changed_input(tmp_path, monkeypat
         with environment({"RAW_DIR": str(raw), "WAREHOUSE": str(WAREHOUSE_PLACES[warehouse](top)),
                           "REPORTS_DIR": str(PLACES[reports](top, "reports")),
                           "DAGSTER_HOME": str(PLACES[home](top, ".dagster_home"))}):
-            paths = Paths.from_env()
+            paths, settings = Paths.from_env(), PipelineSettings.from_env()
             _write_outputs(paths, 1)
-            key = inputs_key(paths)
+            before = _observed(settings)
             _write_outputs(paths, 2)
             prices = raw / "prices" / "p2.csv"
             good = prices.read_text()
-            seen = {"outputs written": inputs_key(paths) == key}
+            seen = {"outputs written": _observed(settings) == before}
             prices.write_text(good.replace("24.0", "22.0"))
-            seen["a new price"] = inputs_key(paths) != key
+            seen["a new price"] = _observed(settings)["raw_prices"] != before["raw_prices"]
             prices.write_text(good.replace("24.0", "abc"))
-            seen["a broken price file"] = inputs_key(paths) != key
+            seen["a broken price file"] = _observed(settings)["raw_prices"] != before["raw_prices"]
             prices.write_text(good)
-            seen["the price back"] = inputs_key(paths) == key
+            seen["the price back"] = _observed(settings) == before
         hidden += [f"warehouse {warehouse}, reports {reports}, DAGSTER_HOME {home}: {what}"
                    for what, right in seen.items() if not right]
     assert not hidden, "\n".join(hidden)
@@ -203,3 +175,5 @@ def test_make_report_follows_a_new_price_and_refuses_a_broken_one(tmp_path, arra
     assert done.returncode == 1 and UP_TO_DATE not in done.stdout, done.stdout + done.stderr
     assert "p2.csv" in done.stderr and "abc" in done.stderr
     assert (reports / "latest" / "report.html").read_text(encoding="utf-8") == html  # the good report stays
+    again = report()  # nothing changed since the refused run: refused again, never "up to date"
+    assert again.returncode == 1 and again.stderr == done.stderr, again.stdout + again.stderr

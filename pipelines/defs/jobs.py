@@ -9,13 +9,14 @@ import dagster as dg
 from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.mlperf.rounds import CORPUS, ROUND_KEYS
 from pipelines.defs.metadata import WAREHOUSE_TAG
+from pipelines.defs.raw import TODAY
 
 REPORT_GROUPS = ("staging", "marts", "report")
 
 report_job = dg.define_asset_job(
     "report_job",
-    # The raw inputs are observed too, so the sensor knows which file contents this run read.
-    selection=dg.AssetSelection.groups(*REPORT_GROUPS) | dg.AssetSelection.assets(*RAW_INPUTS),
+    # The raw inputs (and the day) are observed too, so the sensor knows which file contents this run read.
+    selection=dg.AssetSelection.groups(*REPORT_GROUPS) | dg.AssetSelection.assets(*RAW_INPUTS, TODAY),
     description="Builds the report from RAW_DIR: staging tables, marts, HTML, PDF and data exports, then publishes.",
     tags=WAREHOUSE_TAG,
 )

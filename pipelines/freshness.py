@@ -1,0 +1,124 @@
+"""What `make report` builds: the assets Dagster reports stale or missing, and nothing else.
+
+1. The raw inputs (defs/automation.RAW_INPUTS) and the day (defs/raw.py) are observed as their observable
+   source assets observe them, and each observation is recorded in the instance (no run) when its data version
+   is new: what the UI then shows is what was decided on.
+2. Dagster's stale status, the UI's "Stale" and "Materialize stale": an asset is stale when the data version of
+   an input or its own code version (defs/versions.py) changed since it was built; missing when it was never
+   built. What reads a stale asset is built in the same run (Dagster calls it stale only once the asset it reads
+   has a new data version, that is after the run).
+3. What that status cannot see is added, each for a reason:
+   - an asset whose blocking check failed on its latest build (or never ran on it): built again with its check,
+     so a bad input is refused by every run, not only the first;
+   - everything, when the warehouse file is gone (`make clean`, another WAREHOUSE): the history says built,
+     the tables are not there;
+   - the documents, when the report their last build published is no longer the one published for its date
+     (removed, or replaced by another data set's run).
+   The documents of one kind are built together (the last one publishes the run's build folder).
+Nothing to build means the published report is that of the data set, the code and the day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import dagster as dg
+from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
+from dagster._core.definitions.data_version import DATA_VERSION_TAG, CachingStaleStatusResolver, StaleStatus
+from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
+from dagster._time import get_current_datetime
+
+from pipelines.defs.automation import RAW_INPUTS
+from pipelines.defs.raw import TODAY, day_version, observe
+from pipelines.defs.resources import PipelineSettings
+
+DOCUMENTS = "report"  # the group whose assets write one run's build folder and publish it
+
+
+@dataclass(frozen=True)
+class Plan:
+    build: list[dg.AssetKey]  # sorted; empty: up to date
+    why: str  # one line for the user
+
+
+def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, keys: set[dg.AssetKey]) -> list[str]:
+    """Record a new observation of each raw input among `keys` whose data version changed; their names."""
+    changed = []
+    for key in sorted(keys, key=str):
+        name = key.to_user_string()
+        if name == TODAY:
+            version, metadata = day_version(), {}
+        elif name in RAW_INPUTS:
+            version, metadata = observe(settings, RAW_INPUTS[name])
+        else:
+            continue
+        record = instance.get_latest_data_version_record(key, is_source=True)
+        known = record.asset_observation.data_version if record and record.asset_observation else None
+        if known != version:
+            instance.report_runless_asset_event(
+                dg.AssetObservation(asset_key=key, metadata=metadata, tags={DATA_VERSION_TAG: version}))
+            changed.append(name)
+    return changed
+
+
+def _resolver(instance: dg.DagsterInstance, graph) -> CachingStaleStatusResolver:
+    view = AssetGraphView(temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
+                          instance=instance, asset_graph=graph)
+    return CachingStaleStatusResolver(instance, graph, view)
+
+
+def _check_failed(instance: dg.DagsterInstance, check: dg.AssetCheckKey) -> bool:
+    """A blocking check that did not pass on its asset's latest build (failed, or never evaluated on it)."""
+    record = instance.get_latest_asset_check_evaluation_record(check)
+    if record is None or record.status != AssetCheckExecutionRecordStatus.SUCCEEDED:
+        return True
+    target = record.evaluation.target_materialization_data if record.evaluation else None
+    latest = instance.fetch_materializations(check.asset_key, limit=1).records
+    return bool(latest) and target is not None and target.storage_id != latest[0].storage_id
+
+
+def published_in_place(instance: dg.DagsterInstance, settings: PipelineSettings, asset: str) -> Path | None:
+    """The dated folder the asset's latest build published, when it is still the one published for its date under
+    REPORTS_DIR, with its HTML, PDF and data; else None."""
+    records = instance.fetch_materializations(dg.AssetKey(asset), limit=1).records
+    if not records:
+        return None
+    meta = records[0].asset_materialization.metadata
+    if "path" not in meta:
+        return None
+    dated = Path(meta["path"].value)
+    stored = settings.reports / ".store" / f"{dated.name}.{records[0].run_id}"
+    if dated.parent != settings.reports or dated.resolve() != stored.resolve() or not stored.is_dir():
+        return None
+    if not all((stored / name).exists() for name in ("report.html", "report.pdf", "data")):
+        return None
+    return dated
+
+
+def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: list[dg.AssetKey],
+         published: str = "published_report") -> Plan:
+    """What to build of `keys` (a job's assets), after observing their raw inputs (see the module's docstring)."""
+    wanted = {key for key in keys if graph.get(key).is_materializable}
+    inputs = {parent for key in wanted for parent in graph.get(key).parent_keys if not graph.get(parent).is_materializable}
+    changed = observe_inputs(instance, settings, inputs)
+    if not Path(settings.warehouse).is_file():
+        return Plan(sorted(wanted, key=str), f"the warehouse {settings.warehouse} is missing")
+    resolver = _resolver(instance, graph)
+    build = {key for key in wanted if resolver.get_status(key) in (StaleStatus.STALE, StaleStatus.MISSING)}
+    reasons = [f"changed: {', '.join(changed)}"] if changed else []
+    if build and not changed:
+        reasons.append("stale: " + ", ".join(sorted(k.to_user_string() for k in build)[:6]))
+    blocked = {check.asset_key for check in graph.asset_check_keys
+               if check.asset_key in wanted and graph.get_check_spec(check).blocking and _check_failed(instance, check)}
+    if blocked - build:
+        reasons.append("a check did not pass: " + ", ".join(sorted(k.to_user_string() for k in blocked - build)))
+    build |= blocked
+    # Dagster calls an asset stale, not what reads it until it is built again: one run builds both
+    build = wanted & set(dg.AssetSelection.assets(*build).downstream().resolve(graph)) if build else build
+    if published_in_place(instance, settings, published) is None:
+        reasons.append("the published report is gone or was replaced")
+        build |= {key for key in wanted if graph.get(key).group_name == DOCUMENTS}
+    if build & {key for key in wanted if graph.get(key).group_name == DOCUMENTS}:
+        build |= {key for key in wanted if graph.get(key).group_name == DOCUMENTS}
+    return Plan(sorted(build, key=str), "; ".join(reasons))
