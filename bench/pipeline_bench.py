@@ -4,8 +4,8 @@ Rows (every run a fresh interpreter, so imports and Dagster's start-up are paid 
 
 1. ``python -m pipelines.cli report`` exactly as `make report` runs it:
    a) the first build: no warehouse and no caches (drawn charts, printed PDFs) beside it;
-   b) a rerun with nothing changed: the command line finds the published report is the one the same data
-      set, code and day make (pipelines/up_to_date.py) and builds nothing;
+   b) a rerun with nothing changed: the command line observes the raw inputs and the day, asks Dagster what is
+      stale or missing (pipelines/freshness.py), finds nothing and builds nothing;
    c) the same rerun with --force: every step runs; the caches the previous run left serve every chart and
       the PDF.
    Against the FLOOR: a process that imports the same libraries (dagster, duckdb, polars, jinja2,

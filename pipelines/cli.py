@@ -87,16 +87,17 @@ def run_report(force: bool = False) -> int:
     """report_job in process, on what Dagster reports stale or missing (pipelines/freshness.py): nothing when the
     published report is that of the data set, the code and the day; everything with --force."""
     from pipelines.defs.resources import PipelineSettings
-    from pipelines.freshness import plan, published_in_place
+    from pipelines.freshness import REPORT, plan, published_in_place
     from pipelines.runs import definitions, execute, session
 
     paths = Paths.from_env()
     with session() as instance:
         settings = PipelineSettings.from_env()
         graph = definitions().resolve_asset_graph()
-        todo = None if force else plan(instance, graph, settings, report_assets())
+        todo = plan(instance, graph, settings, report_assets())  # observes the inputs, even when forced
+        todo = None if force else todo
         if todo is not None and not todo.build:
-            published = published_in_place(instance, settings, "published_report")
+            published = published_in_place(instance, settings, REPORT)
             print(f"report: {published / 'report.html'}")
             print(f"pdf:    {published / 'report.pdf'}")
             print(f"index:  {paths.reports_dir / 'index.html'}")
@@ -166,6 +167,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
     from pipelines.defs.jobs import ATLAS_PUBLISH
     from pipelines.defs.resources import PipelineSettings
     from pipelines.domain.errors import InputError
+    from pipelines.freshness import ATLAS, plan, published_in_place
     from pipelines.runs import definitions, execute, one_line, session
 
     started = time.perf_counter()
@@ -184,17 +186,32 @@ def run_atlas(mlperf_dir: str | None) -> int:
             if not result.success:
                 print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
                 return 1
-        publish = sorted(ATLAS_PUBLISH.resolve(definitions().resolve_asset_graph()), key=str)
-        result = execute(instance, "atlas_job", asset_selection=publish)
-    if not result.success:
-        print(f"error: {failure_reason(result)}", file=sys.stderr)
-        return 1
-    meta = _published(result, "published_atlas")
+        graph = definitions().resolve_asset_graph()
+        publish = sorted(ATLAS_PUBLISH.resolve(graph), key=str)
+        # A round scored, added or removed: the atlas's marts read every stored round, so all of it runs (not left
+        # to Dagster's status of an asset over a whole dynamic partition set); else what Dagster reports stale.
+        rounds_moved = bool(stale) or set(prints) != known
+        todo = plan(instance, graph, PipelineSettings.from_env(), publish, ATLAS)  # observes the inputs, always
+        todo = None if rounds_moved else todo
+        if todo is not None and not todo.build:
+            published = published_in_place(instance, PipelineSettings.from_env(), ATLAS)
+            meta = {name: published / file for name, file in (("html", "atlas.html"), ("pdf", "atlas.pdf"),
+                                                              ("data", "data"))}
+        else:
+            result = execute(instance, "atlas_job", asset_selection=todo.build if todo else publish)
+            if not result.success:
+                print(f"error: {failure_reason(result)}", file=sys.stderr)
+                return 1
+            meta = {name: Path(value.value) for name, value in _published(result, "published_atlas").items()
+                    if name in ("html", "pdf", "data")}
     latest = paths.reports_dir / "atlas" / "latest"
-    print(f"atlas:  {meta['html'].value if 'html' in meta else latest / 'atlas.html'}")
-    print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else latest / 'atlas.pdf'}")
-    print(f"data:   {meta['data'].value if 'data' in meta else latest / 'data'}")
+    print(f"atlas:  {meta.get('html', latest / 'atlas.html')}")
+    print(f"pdf:    {meta.get('pdf', latest / 'atlas.pdf')}")
+    print(f"data:   {meta.get('data', latest / 'data')}")
     print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
+    if todo is not None:
+        print("up to date: Dagster reports nothing of the atlas stale or missing; nothing rebuilt" if not todo.build
+              else f"built:  {len(todo.build)} asset(s) Dagster reported stale or missing ({todo.why})")
     if remember(paths.dagster_home, "MLPERF_DIR", str(paths.mlperf_dir)):
         print(f"kept:   MLPERF_DIR={paths.mlperf_dir} for this data set ({paths.dagster_home / REMEMBERED}): "
               f"the UI and the next make atlas use it")

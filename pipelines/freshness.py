@@ -33,7 +33,21 @@ from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.raw import TODAY, day_version, observe
 from pipelines.defs.resources import PipelineSettings
 
-DOCUMENTS = "report"  # the group whose assets write one run's build folder and publish it
+
+
+@dataclass(frozen=True)
+class Publication:
+    """A published document set: the asset that publishes it, the documents one run writes into its build folder
+    and publishes together, and the files a published folder holds."""
+    asset: str
+    documents: tuple[str, ...]
+    files: tuple[str, ...]
+
+
+REPORT = Publication("published_report", ("report_html", "report_pdf", "report_data", "published_report"),
+                     ("report.html", "report.pdf", "data"))
+ATLAS = Publication("published_atlas", ("atlas_html", "atlas_pdf", "atlas_data", "published_atlas"),
+                    ("atlas.html", "atlas.pdf", "data"))
 
 
 @dataclass(frozen=True)
@@ -78,26 +92,27 @@ def _check_failed(instance: dg.DagsterInstance, check: dg.AssetCheckKey) -> bool
     return bool(latest) and target is not None and target.storage_id != latest[0].storage_id
 
 
-def published_in_place(instance: dg.DagsterInstance, settings: PipelineSettings, asset: str) -> Path | None:
-    """The dated folder the asset's latest build published, when it is still the one published for its date under
-    REPORTS_DIR, with its HTML, PDF and data; else None."""
-    records = instance.fetch_materializations(dg.AssetKey(asset), limit=1).records
+def published_in_place(instance: dg.DagsterInstance, settings: PipelineSettings, publication: Publication) -> Path | None:
+    """The dated folder the latest build published, when it is still the one published for its date (under
+    REPORTS_DIR, or REPORTS_DIR/atlas) with its files; else None."""
+    records = instance.fetch_materializations(dg.AssetKey(publication.asset), limit=1).records
     if not records:
         return None
     meta = records[0].asset_materialization.metadata
     if "path" not in meta:
         return None
     dated = Path(meta["path"].value)
-    stored = settings.reports / ".store" / f"{dated.name}.{records[0].run_id}"
-    if dated.parent != settings.reports or dated.resolve() != stored.resolve() or not stored.is_dir():
+    reports = dated.parent
+    stored = reports / ".store" / f"{dated.name}.{records[0].run_id}"
+    if reports not in (settings.reports, settings.reports / "atlas"):
         return None
-    if not all((stored / name).exists() for name in ("report.html", "report.pdf", "data")):
+    if dated.resolve() != stored.resolve() or not all((stored / name).exists() for name in publication.files):
         return None
     return dated
 
 
 def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: list[dg.AssetKey],
-         published: str = "published_report") -> Plan:
+         publication: Publication = REPORT) -> Plan:
     """What to build of `keys` (a job's assets), after observing their raw inputs (see the module's docstring)."""
     wanted = {key for key in keys if graph.get(key).is_materializable}
     inputs = {parent for key in wanted for parent in graph.get(key).parent_keys if not graph.get(parent).is_materializable}
@@ -116,9 +131,10 @@ def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: 
     build |= blocked
     # Dagster calls an asset stale, not what reads it until it is built again: one run builds both
     build = wanted & set(dg.AssetSelection.assets(*build).downstream().resolve(graph)) if build else build
-    if published_in_place(instance, settings, published) is None:
-        reasons.append("the published report is gone or was replaced")
-        build |= {key for key in wanted if graph.get(key).group_name == DOCUMENTS}
-    if build & {key for key in wanted if graph.get(key).group_name == DOCUMENTS}:
-        build |= {key for key in wanted if graph.get(key).group_name == DOCUMENTS}
+    documents = {dg.AssetKey(name) for name in publication.documents} & wanted
+    if published_in_place(instance, settings, publication) is None:
+        reasons.append("the published folder is gone or was replaced")
+        build |= documents
+    if build & documents:
+        build |= documents
     return Plan(sorted(build, key=str), "; ".join(reasons))

@@ -6,6 +6,7 @@ checked by hand."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -188,6 +189,27 @@ def test_report_content_and_footnotes_on_their_page(sample_atlas):
             assert page_of[f"fn-{call.removeprefix('fncall-')}"] == page_of[call], (pdf.name, call)
             calls += 1
     assert calls
+
+
+def test_make_atlas_again_the_same_day_builds_nothing(tmp_path):
+    """Nothing changed (rounds, prices, code, day): Dagster reports nothing of the atlas stale, so no run starts
+    and the published atlas stays the same build; removing it publishes it again."""
+    v10 = tmp_path / "corpus" / "training_results_v1.0"
+    system(v10, "Acme", "acme_a100")
+    write_logs(v10 / "Acme/results/acme_a100/resnet", resnet_logs())
+    env = atlas_env(tmp_path, tmp_path / "corpus")
+    first = make_atlas(env)
+    assert first.returncode == 0, first.stderr[-3000:]
+    folder = (tmp_path / "reports" / "atlas" / ATLAS_PRICE_DATE).resolve()
+    again = make_atlas(env)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "scored now: none (all unchanged)" in again.stdout
+    assert "up to date: Dagster reports nothing of the atlas stale or missing; nothing rebuilt" in again.stdout
+    assert (tmp_path / "reports" / "atlas" / ATLAS_PRICE_DATE).resolve() == folder
+    shutil.rmtree(folder)  # the published build is gone: its documents are built and published again
+    third = make_atlas(env)
+    assert third.returncode == 0 and "the published folder is gone" in third.stdout, third.stdout + third.stderr
+    assert (tmp_path / "reports" / "atlas" / ATLAS_PRICE_DATE / "atlas.pdf").is_file()
 
 
 @needs_sample

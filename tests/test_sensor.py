@@ -103,7 +103,9 @@ def test_changed_price_file_requests_prices_and_downstream_only(env):
     (request,) = result.run_requests
     # with the raw observations it reads: the catalog offers read the alias table beside accelerators.csv,
     # and the instance catalog and the mappings derived from it are rebuilt with them
-    assert names(request) == PRICE_RUN | {"raw_prices", "raw_accelerator_aliases", "raw_instances", "raw_mappings"}
+    # (and the day, which the staging readers check dates against)
+    assert names(request) == PRICE_RUN | {"raw_prices", "raw_accelerator_aliases", "raw_instances", "raw_mappings",
+                                          "today"}
     assert not names(request) & MLPERF_AND_RESULTS
     # the coverage check reads stg_prices, so it runs (and blocks) in a price run
     assert {c.name for c in request.asset_check_keys} == {

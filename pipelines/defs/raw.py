@@ -124,7 +124,7 @@ def _observe_day() -> dg.ObserveResult:
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", dg.BetaWarning)
     today_asset = dg.observable_source_asset(
-        name=TODAY, group_name="raw",
+        name=TODAY, group_name="raw", tags={"dagster/kind/date": ""},
         description="The day: the readers leave out rows dated after it and the documents say they were generated "
                     "on it (SOURCE_DATE_EPOCH, else today in UTC). A new day makes every asset that reads it stale.",
     )(_observe_day)

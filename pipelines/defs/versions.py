@@ -9,7 +9,9 @@ and gives an asset built again from the same inputs with the same code the same 
 it is not rebuilt (without a code version every materialization is a new version).
 
 Coarse where being fine would risk a stale report: editing any module an asset imports, or any SQL file,
-changes it, though the asset may not run that part.
+changes it, though the asset may not run that part. An asset that declares its own code version keeps it (the
+atlas's round tables: rescoring the corpus takes minutes, so only a change of the scoring rules or the tables'
+columns makes a round stale, defs/mlperf/rounds.TABLES_VERSION).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def _read(path: Path) -> tuple[frozenset[str], frozenset[str]]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             imported |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
             folders |= {alias.name for alias in node.names if alias.name in READ_FOLDERS}
-        elif isinstance(node, ast.Name) and node.id in READ_FOLDERS:
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in READ_FOLDERS:
             folders.add(node.id)
     return frozenset(imported), frozenset(folders)
 
@@ -114,7 +116,8 @@ def _module_of(assets_def: dg.AssetsDefinition) -> str:
 
 
 def with_versions(defs: dg.Definitions) -> dg.Definitions:
-    """The definitions with every asset's code version set and the day among the dependencies of what reads it.
+    """The definitions with every asset's code version set (unless it declares one) and the day among the
+    dependencies of what reads it.
     (Dagster's map_resolved_asset_specs refuses definitions holding source assets, hence its permissive twin.)"""
     versions = {key: code_version_of(_module_of(a)) for a in defs.assets or []
                 if isinstance(a, dg.AssetsDefinition) and a.is_executable for key in a.keys}
@@ -122,6 +125,6 @@ def with_versions(defs: dg.Definitions) -> dg.Definitions:
     def versioned(spec: dg.AssetSpec) -> dg.AssetSpec:
         reads_day = spec.group_name in DAY_GROUPS or spec.key.to_user_string() in DAY_ASSETS
         deps = [*spec.deps, dg.AssetDep(TODAY)] if reads_day and not spec.partitions_def else spec.deps
-        return spec.replace_attributes(code_version=versions.get(spec.key), deps=deps)
+        return spec.replace_attributes(code_version=spec.code_version or versions.get(spec.key), deps=deps)
 
     return defs.permissive_map_resolved_asset_specs(func=versioned, selection=None)

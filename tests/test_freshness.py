@@ -1,0 +1,111 @@
+"""What makes an asset stale besides its inputs (pipelines/defs/versions.py), and that Dagster's answer is what
+`make report` builds (pipelines/freshness.py): the code version of each asset follows the code it runs and
+nothing else, and an asset built again from the same inputs with the same code changes nothing downstream."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from pipelines.cli import UP_TO_DATE
+from pipelines.config import REPO_ROOT
+from pipelines.defs import versions
+from tests.pipeline_runner import REPO
+from tests.small_raw import write_small_raw
+
+OUTPUTS = ("REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "PIPELINE_KILL_AT")
+
+
+def _relative(module: str) -> set[str]:
+    return {str(path.relative_to(REPO_ROOT)) for path in versions.sources_of(module)}
+
+
+def test_an_assets_code_is_what_its_module_imports_and_reads():
+    prices = _relative("pipelines.defs.prices.staging")
+    documents = _relative("pipelines.defs.report.documents")
+    # imported directly or not, and the packages' __init__ files run on the way
+    assert {"pipelines/defs/prices/staging.py", "pipelines/ingest/prices/azure.py", "pipelines/__init__.py",
+            "pipelines/config.py"} <= prices
+    assert "sql/staging/stg_prices.sql" in prices  # read through config.SQL_DIR by the warehouse module
+    # the report's drawing, printing and templates are not the price staging's code
+    assert not {p for p in prices if p.startswith(("templates/", "pipelines/publish/render"))}
+    assert {"pipelines/publish/render.py", "pipelines/publish/pdf.py", "templates/report.html.j2"} <= documents
+
+
+def _clear_caches() -> None:
+    for cached in (versions.module_path, versions._read, versions._digest, versions.sources_of,
+                   versions._folder_files, versions.code_version_of):
+        cached.cache_clear()
+
+
+def test_editing_a_module_changes_the_version_of_what_imports_it_only(tmp_path):
+    """A copy of the project's code: editing the HTML renderer changes the documents' code version, not the
+    price staging's; editing a staging SQL file changes both (both run SQL through the warehouse module)."""
+    for folder in ("pipelines", "sql", "templates"):
+        shutil.copytree(REPO_ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def current() -> dict[str, str]:
+        _clear_caches()
+        return {m: versions.code_version_of(m) for m in ("pipelines.defs.prices.staging", "pipelines.defs.report.documents")}
+
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(versions, "REPO_ROOT", tmp_path)
+            patch.setattr(versions, "READ_FOLDERS", {"SQL_DIR": tmp_path / "sql", "TEMPLATES_DIR": tmp_path / "templates"})
+            before = current()
+            assert before == current()  # the same code, the same version
+            render = tmp_path / "pipelines" / "publish" / "render.py"
+            render.write_text(render.read_text() + "\n# an edit\n")
+            after = current()
+            assert after["pipelines.defs.prices.staging"] == before["pipelines.defs.prices.staging"]
+            assert after["pipelines.defs.report.documents"] != before["pipelines.defs.report.documents"]
+            sql = tmp_path / "sql" / "staging" / "stg_prices.sql"
+            sql.write_text(sql.read_text() + "\n-- an edit\n")
+            last = current()
+            assert all(last[m] != after[m] for m in last)
+    finally:
+        _clear_caches()  # the project's own code again for whatever runs next in this process
+
+
+def test_every_asset_declares_its_code_version_and_what_reads_the_day_depends_on_it():
+    from pipelines.definitions import defs
+
+    graph = defs().resolve_asset_graph()
+    materializable = [graph.get(key) for key in graph.get_all_asset_keys() if graph.get(key).is_materializable]
+    assert materializable and all(node.code_version for node in materializable)
+    node = graph.get(dg.AssetKey("stg_prices"))
+    assert node.code_version == versions.code_version_of("pipelines.defs.prices.staging")
+    assert node.code_version != graph.get(dg.AssetKey("report_html")).code_version
+    readers = {key.to_user_string() for key in graph.get(dg.AssetKey("today")).child_keys}
+    assert {"stg_prices", "stg_report_settings", "report_html", "atlas_html"} <= readers
+    assert "report_data" not in readers  # its files carry no date of their own
+    # the atlas's round tables keep the version of their scoring rules: an edit that scores the same never rescores
+    from pipelines.defs.mlperf.rounds import TABLES_VERSION
+
+    assert graph.get(dg.AssetKey("atlas_round_scores")).code_version == TABLES_VERSION
+
+
+@pytest.mark.slow
+def test_staging_built_again_from_the_same_inputs_leaves_the_report_up_to_date(tmp_path):
+    """With code versions, a staging asset built again (here alone, as from the UI) from unchanged inputs gets
+    the data version it had: nothing downstream is stale, and `make report` builds nothing."""
+    raw = write_small_raw(tmp_path / "data")
+    env = {k: v for k, v in os.environ.items() if k not in OUTPUTS} | {"RAW_DIR": str(raw),
+                                                                         "SOURCE_DATE_EPOCH": "1764374400"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done
+
+    run("-m", "pipelines.cli", "report")
+    run("-c", "import dagster as dg; from pipelines.runs import session, execute\n"
+              "with session() as instance:\n"
+              "    assert execute(instance, 'report_job', asset_selection=[dg.AssetKey('stg_prices')]).success")
+    assert UP_TO_DATE in run("-m", "pipelines.cli", "report").stdout
