@@ -21,6 +21,13 @@ Who starts what, so that one change is never run twice:
   stuck as STARTED after its process was killed holds the sensor, as it holds Dagster's run
   queue, until it is marked failed in the UI.
 
+  Why this sensor keeps a cursor of its own while `make report` and `make atlas` ask Dagster what is stale
+  (pipelines/freshness.py): a tick runs every 30 s for as long as the daemon lives, and on the bundled data
+  hashing every raw input takes 0.007 s against 0.70 s to observe them and resolve Dagster's stale status of
+  report_job's assets (median of 5 in one process, 2026-12-06); the cursor also turns a
+  change into one run the moment it is seen, where the stale status says nothing until a run has read it. The
+  hash is the same one: the cursor's value for an input is the data version its observable asset reports.
+
 * ``daily_report_schedule`` rebuilds everything once a day. When the code location defines the
   ``fetched_price_files`` asset (pipelines/defs/prices/fetch.py) it first requests a run of that
   asset alone (the only way it downloads), then the report run; with ``max_concurrent_runs: 1``

@@ -5,7 +5,7 @@ publish to REPORTS_DIR/atlas/<price date>/ and REPORTS_DIR/atlas/latest/ (as the
 import dagster as dg
 
 from pipelines.config import build_day
-from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_assets, atlas_multi_asset, atlas_priced_on,
+from pipelines.defs.atlas.marts import (ATLAS_TABLES, atlas_asset, atlas_multi_asset, atlas_priced_on,
                                        stale_after_days)
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.metadata import layout_metadata
@@ -139,9 +139,3 @@ def published_atlas(context: dg.AssetExecutionContext, settings: PipelineSetting
         "data": dg.MetadataValue.path(str(target / "data")),
         "price_date": price_date.isoformat(),
     })
-
-
-@dg.definitions
-def atlas() -> dg.Definitions:
-    """The atlas's marts (atlas_marts.py) and publish assets (above), made as the definitions load."""
-    return dg.Definitions(assets=atlas_assets())

@@ -10,7 +10,6 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipelines.config import Paths
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.report.marts import report_settings
 from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
@@ -24,11 +23,6 @@ from pipelines.domain.pricing import on_demand
 from pipelines.metrics.price_changes import offered, prices_in_force
 from pipelines.metrics.price_age import with_price_age
 from pipelines.warehouse import create_table, read_table, to_polars, write_frame
-
-# The atlas's marts and publish assets are made when the definitions load (atlas_assets), not when
-# this module is imported: they rebuild on their own only where the atlas is on, MLPERF_DIR being
-# read at load (a process that loads the definitions twice, as the tests do, gets each its own).
-_ATLAS_ASSETS: list[tuple[dict, object]] = []
 
 UNPRICED_COLUMNS = ["round", "submitter", "system", "benchmark", "benchmark_model", "time_to_train_minutes",
                     "accelerator_model_name", "accelerator_model", "accelerators_total", "not_priced_because",
@@ -69,33 +63,17 @@ def _rounds(conn, settings: PipelineSettings, asset: str):
 
 
 def atlas_asset(name: str, deps: list[str], description: str, kinds=("duckdb",), pool: str | None = POOL):
-    """Register an asset of group atlas; atlas_assets() makes it when the definitions load."""
-    def register(fn):
-        _ATLAS_ASSETS.append((dict(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=pool,
-                                   description=description), fn))
-        return fn
-    return register
+    """An asset of group atlas, rebuilt on its own (REGENERATE) where the atlas is on: the definitions switch the
+    condition off when MLPERF_DIR is not set as they load (pipelines/definitions.py)."""
+    return dg.asset(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=pool, description=description,
+                    automation_condition=REGENERATE)
 
 
 def atlas_multi_asset(specs: list[tuple[str, list[str], str]], kinds=("duckdb",), pool: str | None = POOL):
-    """Register one step that makes several atlas assets at once: [(name, deps, description)]."""
-    def register(fn):
-        _ATLAS_ASSETS.append((dict(specs=specs, kinds=set(kinds), pool=pool), fn))
-        return fn
-    return register
-
-
-def atlas_assets() -> list[dg.AssetsDefinition]:
-    """The registered atlas assets, eager (REGENERATE) when MLPERF_DIR is set now, else manual."""
-    automation = REGENERATE if Paths.from_env().mlperf_dir else None
-
-    def make(spec: dict, fn) -> dg.AssetsDefinition:
-        if "specs" not in spec:
-            return dg.asset(**spec, automation_condition=automation)(fn)
-        return dg.multi_asset(group_name="atlas", pool=spec["pool"], specs=[
-            dg.AssetSpec(name, deps=deps, description=description, kinds=spec["kinds"], automation_condition=automation)
-            for name, deps, description in spec["specs"]])(fn)
-    return [make(spec, fn) for spec, fn in _ATLAS_ASSETS]
+    """One step that makes several atlas assets at once: [(name, deps, description)]."""
+    return dg.multi_asset(group_name="atlas", pool=pool, specs=[
+        dg.AssetSpec(name, deps=deps, description=description, kinds=set(kinds), automation_condition=REGENERATE)
+        for name, deps, description in specs])
 
 
 @atlas_asset("atlas_scores", ["atlas_round_scores"], "Every benchmark entry of every round in MLPERF_DIR, scored.")
