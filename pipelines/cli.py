@@ -163,8 +163,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
 
         print(f"error: {NOT_SET}", file=sys.stderr)
         return 2
-    from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, ROUND_KEYS, rounds_to_score
-    from pipelines.defs.jobs import ATLAS_PUBLISH
+    from pipelines.defs.mlperf.rounds import rounds_to_score
     from pipelines.defs.resources import PipelineSettings
     from pipelines.domain.errors import InputError
     from pipelines.freshness import ATLAS, plan, published_in_place
@@ -172,22 +171,28 @@ def run_atlas(mlperf_dir: str | None) -> int:
 
     started = time.perf_counter()
     with session() as instance:
+        # from the job's definition: its partitioned assets score a round, the others price and publish
+        job = definitions().resolve_job_def("atlas_job")
+        graph = job.asset_layer.asset_graph
+        rounds = [key for key in job.asset_layer.executable_asset_keys if graph.get(key).partitions_def is not None]
+        partitions = graph.get(rounds[0]).partitions_def.name
+        publish = sorted((key for key in job.asset_layer.executable_asset_keys
+                          if graph.get(key).is_materializable and graph.get(key).partitions_def is None), key=str)
         try:
             prints, stale = rounds_to_score(instance, PipelineSettings.from_env())
         except InputError as error:
             print(f"error: bad input: {one_line(error)}", file=sys.stderr)
             return 1
-        known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
-        instance.add_dynamic_partitions(MLPERF_ROUNDS.name, sorted(set(prints) - known))
+        known = set(instance.get_dynamic_partitions(partitions))
+        instance.add_dynamic_partitions(partitions, sorted(set(prints) - known))
         for gone in sorted(known - set(prints)):
-            instance.delete_dynamic_partition(MLPERF_ROUNDS.name, gone)
+            instance.delete_dynamic_partition(partitions, gone)
         for key in stale:
-            result = execute(instance, "atlas_job", partition_key=key, asset_selection=ROUND_KEYS)
+            result = execute(instance, "atlas_job", partition_key=key, asset_selection=rounds)
             if not result.success:
                 print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
                 return 1
         graph = definitions().resolve_asset_graph()
-        publish = sorted(ATLAS_PUBLISH.resolve(graph), key=str)
         # A round scored, added or removed: the atlas's marts read every stored round, so all of it runs (not left
         # to Dagster's status of an asset over a whole dynamic partition set); else what Dagster reports stale.
         rounds_moved = bool(stale) or set(prints) != known

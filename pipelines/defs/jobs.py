@@ -7,7 +7,6 @@ The groups follow the layers: raw, staging, marts, report, atlas.
 import dagster as dg
 
 from pipelines.defs.automation import RAW_INPUTS
-from pipelines.defs.mlperf.rounds import CORPUS, ROUND_KEYS
 from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.raw import TODAY
 
@@ -26,7 +25,6 @@ report_job = dg.define_asset_job(
 # scores that round; a run that leaves the round assets out re-prices and re-publishes the stored
 # rounds without reading a log (pipelines.cli.run_atlas does both, in that order).
 ATLAS_SELECTION = dg.AssetSelection.groups("atlas").upstream()
-ATLAS_PUBLISH = ATLAS_SELECTION - dg.AssetSelection.assets(*ROUND_KEYS, CORPUS)
 
 atlas_job = dg.define_asset_job(
     "atlas_job",
