@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
-from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
-from dagster._core.definitions.data_version import DATA_VERSION_TAG, CachingStaleStatusResolver, StaleStatus
+from dagster._core.definitions.data_version import DATA_VERSION_TAG, StaleStatus
 from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
-from dagster._time import get_current_datetime
 
 from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.raw import TODAY, day_version, observe
+from pipelines.defs.regeneration import stale_status
 from pipelines.defs.resources import PipelineSettings
 
 
@@ -76,12 +75,6 @@ def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, key
     return changed
 
 
-def _resolver(instance: dg.DagsterInstance, graph) -> CachingStaleStatusResolver:
-    view = AssetGraphView(temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
-                          instance=instance, asset_graph=graph)
-    return CachingStaleStatusResolver(instance, graph, view)
-
-
 def _check_failed(instance: dg.DagsterInstance, check: dg.AssetCheckKey) -> bool:
     """A blocking check that did not pass on its asset's latest build (failed, or never evaluated on it)."""
     record = instance.get_latest_asset_check_evaluation_record(check)
@@ -119,7 +112,7 @@ def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: 
     changed = observe_inputs(instance, settings, inputs)
     if not Path(settings.warehouse).is_file():
         return Plan(sorted(wanted, key=str), f"the warehouse {settings.warehouse} is missing")
-    resolver = _resolver(instance, graph)
+    resolver = stale_status(instance, graph)
     build = {key for key in wanted if resolver.get_status(key) in (StaleStatus.STALE, StaleStatus.MISSING)}
     reasons = [f"changed: {', '.join(changed)}"] if changed else []
     if build and not changed:

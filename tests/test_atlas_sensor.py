@@ -65,6 +65,30 @@ def test_new_round_becomes_a_partition_and_is_scored_once_per_change(tmp_path, c
         os.utime(log, ns=(1, 1))
         (again,) = _tick(instance, settings).run_requests
         assert again.partition_key == "v1.0" and again.run_key != request.run_key
+        # the decision is Dagster's stale status of the round's partition, which the UI shows with its cause
+        from dagster._core.definitions.assets.graph.asset_graph import AssetGraph
+        from pipelines.defs.mlperf.rounds import atlas_round, mlperf_corpus
+        from pipelines.defs.regeneration import stale_status
+
+        causes = stale_status(instance, AssetGraph.from_assets([atlas_round, mlperf_corpus])).get_stale_causes(
+            ROUND_KEYS[0], "v1.0")
+        assert [(c.reason, c.dependency.asset_key.to_user_string()) for c in causes] == [
+            ("has a new dependency data version", "mlperf_corpus")]
+
+
+def test_a_round_whose_stored_file_is_gone_is_scored_again(tmp_path, corpus):
+    """Dagster's history says the round is scored; its Parquet file says otherwise: scored again."""
+    dirs = make_dirs(tmp_path / "run")
+    with pipeline_env(dirs, MLPERF_DIR=str(corpus)), dg.DagsterInstance.ephemeral() as instance:
+        settings = PipelineSettings.from_env()
+        _tick(instance, settings)
+        instance.add_dynamic_partitions(MLPERF_ROUNDS.name, ["v1.0"])
+        assert _defs().resolve_job_def("atlas_job").execute_in_process(
+            instance=instance, partition_key="v1.0", asset_selection=ROUND_KEYS, run_config=QUIET).success
+        assert not _tick(instance, settings).run_requests
+        (tmp_path / "run" / "warehouse" / "atlas_rounds" / "atlas_round_runs" / "v1.0.parquet").unlink()
+        (request,) = _tick(instance, settings).run_requests
+        assert request.partition_key == "v1.0"
 
 
 def test_without_mlperf_dir_the_sensor_only_says_so(tmp_path):

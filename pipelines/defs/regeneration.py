@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import dagster as dg
+from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
+from dagster._core.definitions.data_version import CachingStaleStatusResolver
+from dagster._time import get_current_datetime
 
 FETCH_ASSET = dg.AssetKey("fetched_price_files")
 ATLAS_GROUP = "atlas"
@@ -56,3 +59,10 @@ def regeneration(graph, roots: set[dg.AssetKey], atlas: bool = False) -> tuple[l
         if check.asset_key in materialized or graph.get(check).parent_entity_keys & materialized
     }
     return sorted(materialized | observed, key=str), sorted(checks, key=str)
+
+
+def stale_status(instance: dg.DagsterInstance, graph) -> CachingStaleStatusResolver:
+    """Dagster's stale status of the graph's assets (what the UI shows as Stale, with its causes), as of now."""
+    view = AssetGraphView(temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
+                          instance=instance, asset_graph=graph)
+    return CachingStaleStatusResolver(instance, graph, view)

@@ -3,9 +3,9 @@ of MLPERF_DIR, each written as Parquet (one file per round and table) by the Rou
 
 Why partitions, and how they run in parallel. Scoring a round reads its logs (v1.0: 1,289 logs;
 the whole corpus: 20,771 logs, 5 GB), so a round is scored again only when its files changed
-(ingest/corpus_rounds.py: git tree ids of a clone, else sizes and modification times; the
-fingerprint is the partition's data version). A price or catalog change never scores a round:
-the marts re-price the stored scores. Dagster runs one partition per run (a backfill launches
+(ingest/corpus_rounds.py: git tree ids of a clone, else sizes and modification times): each folder
+is observed as its partition of mlperf_corpus, and Dagster's stale status of the round's tables
+decides. A price or catalog change never scores a round: the marts re-price the stored scores. Dagster runs one partition per run (a backfill launches
 one run per partition; the sensor below requests one run per changed round): a run's executor
 parallelizes the steps of that run, and a partition is not a step. So rounds run side by side
 as runs: here each round run scores its folder on both cores (score_corpus's worker processes),
@@ -21,8 +21,11 @@ import warnings
 from pathlib import Path
 
 import dagster as dg
+from dagster._core.definitions.assets.graph.asset_graph import AssetGraph
+from dagster._core.definitions.data_version import DATA_VERSION_TAG, StaleStatus
 
 from pipelines.defs.metadata import input_errors_as_failures
+from pipelines.defs.regeneration import stale_status
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.domain.errors import InputError
 from pipelines.fingerprint import text_sha256
@@ -63,22 +66,19 @@ def mlperf_dir_or_fail(settings: PipelineSettings):
     return settings.mlperf
 
 
-def _observe_corpus(settings: PipelineSettings) -> dg.ObserveResult:
+def _observe_corpus(settings: PipelineSettings) -> dg.DataVersionsByPartition:
+    """Each round folder's fingerprint, as the data version of its partition (none without MLPERF_DIR)."""
     if settings.mlperf is None:
-        return dg.ObserveResult(data_version=dg.DataVersion("unset"), metadata={"status": NOT_SET})
-    rounds = corpus_rounds(settings.mlperf)
-    prints = {key: scored_version(path) for key, path in rounds.items()}
-    return dg.ObserveResult(data_version=dg.DataVersion(text_sha256(json.dumps(prints, sort_keys=True))),
-                            metadata={"folder": dg.MetadataValue.path(str(settings.mlperf)),
-                                      "rounds": dg.MetadataValue.json(prints)})
+        return dg.DataVersionsByPartition({})
+    return dg.DataVersionsByPartition({key: round_fingerprint(path) for key, path in corpus_rounds(settings.mlperf).items()})
 
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", dg.BetaWarning)  # observable source assets are beta (as defs/raw.py's)
     mlperf_corpus = dg.observable_source_asset(
-        name=CORPUS, group_name="raw", tags={"dagster/kind/file": ""},
-        description="The MLPerf Training corpus in MLPERF_DIR: one training_results_vX.Y folder per round "
-                    "(observed: each round's fingerprint; data version: all of them).",
+        name=CORPUS, group_name="raw", tags={"dagster/kind/file": ""}, partitions_def=MLPERF_ROUNDS,
+        description="The MLPerf Training corpus in MLPERF_DIR: one training_results_vX.Y folder per round, each a "
+                    "partition observed by its fingerprint (git tree ids, else sizes and modification times).",
     )(_observe_corpus)
 
 
@@ -113,17 +113,13 @@ def atlas_round(context: dg.AssetExecutionContext, settings: PipelineSettings):
 
 # ---- which rounds need scoring -------------------------------------------------------------------
 
-def recorded_fingerprint(instance: dg.DagsterInstance, key: str) -> str | None:
-    """The data version (round fingerprint) of the newest materialization of every round table, if
-    they all agree; None when a table of that round was never stored or they differ."""
-    versions = set()
-    for asset in ROUND_KEYS:
-        records = instance.fetch_materializations(
-            dg.AssetRecordsFilter(asset_key=asset, asset_partitions=[key]), limit=1).records
-        if not records:
-            return None
-        versions.add((records[0].asset_materialization.tags or {}).get("dagster/data_version"))
-    return versions.pop() if len(versions) == 1 else None
+def observe_rounds(instance: dg.DagsterInstance, prints: dict[str, str]) -> None:
+    """Record each round's fingerprint as an observation of its corpus partition (no run), when it is new."""
+    for key, fingerprint in prints.items():
+        record = instance.get_latest_data_version_record(dg.AssetKey(CORPUS), is_source=True, partition_key=key)
+        if record is None or record.asset_observation is None or record.asset_observation.data_version != fingerprint:
+            instance.report_runless_asset_event(dg.AssetObservation(
+                asset_key=CORPUS, partition=key, tags={DATA_VERSION_TAG: fingerprint}))
 
 
 def stored(settings: PipelineSettings, key: str) -> bool:
@@ -134,11 +130,18 @@ def stored(settings: PipelineSettings, key: str) -> bool:
 
 
 def rounds_to_score(instance: dg.DagsterInstance, settings: PipelineSettings) -> tuple[dict[str, str], list[str]]:
-    """(fingerprint of every round of MLPERF_DIR, the rounds whose stored scores are missing or stale)."""
+    """(fingerprint of every round of MLPERF_DIR, the rounds to score). Each round folder is observed as its
+    corpus partition; a round is scored when Dagster reports a table of it stale (its folder's fingerprint or the
+    scoring's code version TABLES_VERSION changed since it was scored) or missing (a new round), or when its stored
+    file is gone (which Dagster cannot see)."""
     rounds = corpus_rounds(mlperf_dir_or_fail(settings))
-    prints = {key: scored_version(path) for key, path in rounds.items()}
-    stale = [key for key, fingerprint in prints.items()
-             if recorded_fingerprint(instance, key) != fingerprint or not stored(settings, key)]
+    prints = {key: round_fingerprint(path) for key, path in rounds.items()}
+    observe_rounds(instance, prints)
+    known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
+    resolver = stale_status(instance, AssetGraph.from_assets([atlas_round, mlperf_corpus]))  # the rounds' part
+    stale = [key for key in prints
+             if key not in known or not stored(settings, key)
+             or any(resolver.get_status(asset, key) != StaleStatus.FRESH for asset in ROUND_KEYS)]
     return prints, stale
 
 
