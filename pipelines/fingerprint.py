@@ -51,11 +51,19 @@ def named_sha256(named: Iterable[tuple[str, str]]) -> str:
     return digest.hexdigest()
 
 
-def files_sha256(files: Iterable[Path], root: Path) -> str:
-    """One hash over the names (relative to root) and contents of files; "empty" for no files (a data version
-    Dagster has stored for an empty input)."""
-    named = [(str(path.relative_to(root)), file_sha256(path)) for path in files]
+def file_lines(files: Iterable[Path], root: Path, prefix: str = "") -> list[tuple[str, str]]:
+    """(prefix + name relative to root, SHA-256 of the bytes) for each file: the lines a group of files is hashed by."""
+    return [(f"{prefix}{path.relative_to(root)}", file_sha256(path)) for path in files]
+
+
+def group_sha256(named: list[tuple[str, str]]) -> str:
+    """named_sha256 of the lines; "empty" for none (a data version Dagster has stored for an empty input)."""
     return named_sha256(named) if named else "empty"
+
+
+def files_sha256(files: Iterable[Path], root: Path) -> str:
+    """One hash over the names (relative to root) and contents of files; "empty" for no files."""
+    return group_sha256(file_lines(files, root))
 
 
 def walk(root: Path, pattern: str = "*", skip: Callable[[tuple[str, ...]], bool] = lambda parts: False) -> list[Path]:

@@ -21,7 +21,7 @@ import dagster as dg
 
 from pipelines.config import BUNDLED_RAW, build_day, today
 from pipelines.defs.resources import PipelineSettings
-from pipelines.fingerprint import file_sha256, named_sha256, stat_text, walk
+from pipelines.fingerprint import file_lines, group_sha256, stat_text, walk
 from pipelines.ingest.raw_files import input_files
 
 
@@ -53,23 +53,28 @@ def _outside_trees(raw: Path) -> list[Path]:
         return []
 
 
-def observe(settings: PipelineSettings, raw_input: RawInput) -> tuple[str, dict]:
-    """The input's data version and what the observation saw (shown in the UI). The data set's own files are
-    named relative to their folder, as they always were (stored data versions stay valid); the project's public
-    facts and outside trees are named apart, so moving a file between them is a change too."""
-    files, base = _listing(settings, raw_input)
-    lines = [(str(path.relative_to(base)), file_sha256(path)) for path in files]
+def _version(settings: PipelineSettings, raw_input: RawInput, files: list[Path], base: Path) -> str:
+    """The input's data version. The data set's own files are named relative to their folder, as they always were
+    (stored data versions stay valid); the project's public facts and outside trees are named apart, so moving a
+    file between them is a change too."""
+    lines = file_lines(files, base)
     if raw_input.public_facts and BUNDLED_RAW.resolve() != settings.raw.resolve():
-        project, project_base = _files_of(BUNDLED_RAW, raw_input)
-        lines += [(f"project:{path.relative_to(project_base)}", file_sha256(path)) for path in project]
+        lines += file_lines(*_files_of(BUNDLED_RAW, raw_input), prefix="project:")
     if raw_input.outside_trees:
         for tree in _outside_trees(settings.raw):
             lines += [(f"tree:{path}", stat_text(path)) for path in walk(tree) if path.is_file()]
-    return named_sha256(lines) if lines else "empty", observed_files(files, base)
+    return group_sha256(lines)
 
 
 def raw_fingerprint(settings: PipelineSettings, raw_input: RawInput) -> str:
-    return observe(settings, raw_input)[0]
+    """The input's data version alone: what the raw-file sensor compares every 30 s."""
+    return _version(settings, raw_input, *_listing(settings, raw_input))
+
+
+def observe(settings: PipelineSettings, raw_input: RawInput) -> tuple[str, dict]:
+    """The input's data version and what the observation saw (shown in the UI), from one listing."""
+    files, base = _listing(settings, raw_input)
+    return _version(settings, raw_input, files, base), observed_files(files, base)
 
 
 def observed_files(files: list[Path], base: Path) -> dict:
