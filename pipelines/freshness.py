@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
-from dagster._core.definitions.data_version import DATA_VERSION_TAG, StaleStatus
+from dagster._core.definitions.data_version import StaleStatus
 from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 
 from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.raw import TODAY, day_version, observe
-from pipelines.defs.regeneration import stale_status
+from pipelines.defs.regeneration import record_observation, stale_status
 from pipelines.defs.resources import PipelineSettings
 
 
@@ -66,11 +66,7 @@ def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, key
             version, metadata = observe(settings, RAW_INPUTS[name])
         else:
             continue
-        record = instance.get_latest_data_version_record(key, is_source=True)
-        known = record.asset_observation.data_version if record and record.asset_observation else None
-        if known != version:
-            instance.report_runless_asset_event(
-                dg.AssetObservation(asset_key=key, metadata=metadata, tags={DATA_VERSION_TAG: version}))
+        if record_observation(instance, key, version, metadata):
             changed.append(name)
     return changed
 

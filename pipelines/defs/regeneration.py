@@ -2,7 +2,9 @@
 
 raw_files_sensor and daily_report_schedule (defs/automation.py) and mlperf_rounds_sensor
 (defs/mlperf/sensor.py) all turn "these assets changed" into one run with ``regeneration``, and
-skip what a queued or running run (``IN_FLIGHT``) already rebuilds. This module imports no subject
+skip what a queued or running run (``IN_FLIGHT``) already rebuilds. What is stale is Dagster's to say
+(``stale_status``) once the changed inputs are observed (``record_observation``): `make report`,
+`make atlas` (pipelines/freshness.py) and the rounds (defs/mlperf/rounds.py). This module imports no subject
 (prices, mlperf, report, atlas), so a subject's sensor can use it without an import loop through
 the wiring that imports the subjects.
 """
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 
 import dagster as dg
 from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
-from dagster._core.definitions.data_version import CachingStaleStatusResolver
+from dagster._core.definitions.data_version import DATA_VERSION_TAG, CachingStaleStatusResolver
 from dagster._time import get_current_datetime
 
 FETCH_ASSET = dg.AssetKey("fetched_price_files")
@@ -66,3 +68,16 @@ def stale_status(instance: dg.DagsterInstance, graph) -> CachingStaleStatusResol
     view = AssetGraphView(temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
                           instance=instance, asset_graph=graph)
     return CachingStaleStatusResolver(instance, graph, view)
+
+
+def record_observation(instance: dg.DagsterInstance, key: dg.AssetKey, version: str, metadata: dict | None = None,
+                       partition: str | None = None) -> bool:
+    """Record an observation of a source asset (or one partition of it) without a run, when its data version differs
+    from the last one recorded; whether it did. What `make report`, `make atlas` and the rounds sensor observe."""
+    record = instance.get_latest_data_version_record(key, is_source=True, partition_key=partition)
+    known = record.asset_observation.data_version if record and record.asset_observation else None
+    if known == version:
+        return False
+    instance.report_runless_asset_event(dg.AssetObservation(asset_key=key, partition=partition, metadata=metadata or {},
+                                                            tags={DATA_VERSION_TAG: version}))
+    return True

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import dagster as dg
 from dagster._core.definitions.assets.graph.asset_graph import AssetGraph
-from dagster._core.definitions.data_version import DATA_VERSION_TAG, StaleStatus
+from dagster._core.definitions.data_version import StaleStatus
 
 from pipelines.defs.metadata import input_errors_as_failures
-from pipelines.defs.regeneration import stale_status
+from pipelines.defs.regeneration import record_observation, stale_status
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
 from pipelines.domain.errors import InputError
 from pipelines.fingerprint import text_sha256
@@ -116,10 +116,7 @@ def atlas_round(context: dg.AssetExecutionContext, settings: PipelineSettings):
 def observe_rounds(instance: dg.DagsterInstance, prints: dict[str, str]) -> None:
     """Record each round's fingerprint as an observation of its corpus partition (no run), when it is new."""
     for key, fingerprint in prints.items():
-        record = instance.get_latest_data_version_record(dg.AssetKey(CORPUS), is_source=True, partition_key=key)
-        if record is None or record.asset_observation is None or record.asset_observation.data_version != fingerprint:
-            instance.report_runless_asset_event(dg.AssetObservation(
-                asset_key=CORPUS, partition=key, tags={DATA_VERSION_TAG: fingerprint}))
+        record_observation(instance, dg.AssetKey(CORPUS), fingerprint, partition=key)
 
 
 def stored(settings: PipelineSettings, key: str) -> bool:
