@@ -94,9 +94,8 @@ def run_report(force: bool = False) -> int:
     with session() as instance:
         settings = PipelineSettings.from_env()
         graph = definitions().resolve_asset_graph()
-        todo = plan(instance, graph, settings, report_assets())  # observes the inputs, even when forced
-        todo = None if force else todo
-        if todo is not None and not todo.build:
+        todo = plan(instance, graph, settings, report_assets(), everything="--force" if force else None)
+        if not todo.build:
             published = published_in_place(instance, settings, REPORT)
             print(f"report: {published / 'report.html'}")
             print(f"pdf:    {published / 'report.pdf'}")
@@ -104,7 +103,7 @@ def run_report(force: bool = False) -> int:
             print(UP_TO_DATE)
             warn_unknown_accelerators(published)
             return 0
-        result = execute(instance, "report_job", **({"asset_selection": todo.build} if todo else {}))
+        result = execute(instance, "report_job", asset_selection=todo.build)
     if not result.success:
         print(f"error: {failure_reason(result)}", file=sys.stderr)
         return 1
@@ -113,8 +112,7 @@ def run_report(force: bool = False) -> int:
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
     print(f"pdf:    {meta['pdf'].value if 'pdf' in meta else reports / 'latest' / 'report.pdf'}")
     print(f"index:  {reports / 'index.html'}")
-    if todo is not None:
-        print(f"built:  {len(todo.build)} asset(s) Dagster reported stale or missing ({todo.why})")
+    print(f"built:  {len(todo.build)} asset(s) ({todo.why})")
     if "path" in meta:
         warn_unknown_accelerators(Path(meta["path"].value))
     return 0
@@ -171,15 +169,15 @@ def run_atlas(mlperf_dir: str | None) -> int:
 
     started = time.perf_counter()
     with session() as instance:
+        settings = PipelineSettings.from_env()
+        graph = definitions().resolve_asset_graph()
         # from the job's definition: its partitioned assets score a round, the others price and publish
-        job = definitions().resolve_job_def("atlas_job")
-        graph = job.asset_layer.asset_graph
-        rounds = [key for key in job.asset_layer.executable_asset_keys if graph.get(key).partitions_def is not None]
+        keys = definitions().resolve_job_def("atlas_job").asset_layer.executable_asset_keys
+        rounds = [key for key in keys if graph.get(key).partitions_def is not None]
         partitions = graph.get(rounds[0]).partitions_def.name
-        publish = sorted((key for key in job.asset_layer.executable_asset_keys
-                          if graph.get(key).is_materializable and graph.get(key).partitions_def is None), key=str)
+        publish = sorted((key for key in keys if graph.get(key).is_materializable and key not in rounds), key=str)
         try:
-            prints, stale = rounds_to_score(instance, PipelineSettings.from_env())
+            prints, stale = rounds_to_score(instance, settings)
         except InputError as error:
             print(f"error: bad input: {one_line(error)}", file=sys.stderr)
             return 1
@@ -192,31 +190,27 @@ def run_atlas(mlperf_dir: str | None) -> int:
             if not result.success:
                 print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
                 return 1
-        graph = definitions().resolve_asset_graph()
         # A round scored, added or removed: the atlas's marts read every stored round, so all of it runs (not left
         # to Dagster's status of an asset over a whole dynamic partition set); else what Dagster reports stale.
-        rounds_moved = bool(stale) or set(prints) != known
-        todo = plan(instance, graph, PipelineSettings.from_env(), publish, ATLAS)  # observes the inputs, always
-        todo = None if rounds_moved else todo
-        if todo is not None and not todo.build:
-            published = published_in_place(instance, PipelineSettings.from_env(), ATLAS)
-            meta = {name: published / file for name, file in (("html", "atlas.html"), ("pdf", "atlas.pdf"),
-                                                              ("data", "data"))}
-        else:
-            result = execute(instance, "atlas_job", asset_selection=todo.build if todo else publish)
+        moved = "rounds scored, added or removed" if stale or set(prints) != known else None
+        todo = plan(instance, graph, settings, publish, ATLAS, everything=moved)
+        if todo.build:
+            result = execute(instance, "atlas_job", asset_selection=todo.build)
             if not result.success:
                 print(f"error: {failure_reason(result)}", file=sys.stderr)
                 return 1
-            meta = {name: Path(value.value) for name, value in _published(result, "published_atlas").items()
+            meta = {name: Path(value.value) for name, value in _published(result, ATLAS.asset).items()
                     if name in ("html", "pdf", "data")}
+        else:
+            published = published_in_place(instance, settings, ATLAS)
+            meta = dict(zip(("html", "pdf", "data"), (published / name for name in ATLAS.files)))
     latest = paths.reports_dir / "atlas" / "latest"
     print(f"atlas:  {meta.get('html', latest / 'atlas.html')}")
     print(f"pdf:    {meta.get('pdf', latest / 'atlas.pdf')}")
     print(f"data:   {meta.get('data', latest / 'data')}")
     print(f"rounds: {len(prints)} in {paths.mlperf_dir}; scored now: {', '.join(stale) or 'none (all unchanged)'}")
-    if todo is not None:
-        print("up to date: Dagster reports nothing of the atlas stale or missing; nothing rebuilt" if not todo.build
-              else f"built:  {len(todo.build)} asset(s) Dagster reported stale or missing ({todo.why})")
+    print(f"built:  {len(todo.build)} asset(s) ({todo.why})" if todo.build
+          else "up to date: Dagster reports nothing of the atlas stale or missing; nothing rebuilt")
     if remember(paths.dagster_home, "MLPERF_DIR", str(paths.mlperf_dir)):
         print(f"kept:   MLPERF_DIR={paths.mlperf_dir} for this data set ({paths.dagster_home / REMEMBERED}): "
               f"the UI and the next make atlas use it")

@@ -101,13 +101,16 @@ def published_in_place(instance: dg.DagsterInstance, settings: PipelineSettings,
 
 
 def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: list[dg.AssetKey],
-         publication: Publication = REPORT) -> Plan:
-    """What to build of `keys` (a job's assets), after observing their raw inputs (see the module's docstring)."""
+         publication: Publication = REPORT, everything: str | None = None) -> Plan:
+    """What to build of `keys` (a job's assets), after observing their raw inputs (see the module's docstring);
+    all of them when `everything` says why (--force), the inputs observed all the same."""
     wanted = {key for key in keys if graph.get(key).is_materializable}
     inputs = {parent for key in wanted for parent in graph.get(key).parent_keys if not graph.get(parent).is_materializable}
     changed = observe_inputs(instance, settings, inputs)
-    if not Path(settings.warehouse).is_file():
-        return Plan(sorted(wanted, key=str), f"the warehouse {settings.warehouse} is missing")
+    if not everything and not Path(settings.warehouse).is_file():
+        everything = f"the warehouse {settings.warehouse} is missing"
+    if everything:
+        return Plan(sorted(wanted, key=str), everything)
     resolver = stale_status(instance, graph)
     build = {key for key in wanted if resolver.get_status(key) in (StaleStatus.STALE, StaleStatus.MISSING)}
     reasons = [f"changed: {', '.join(changed)}"] if changed else []
@@ -121,9 +124,9 @@ def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: 
     # Dagster calls an asset stale, not what reads it until it is built again: one run builds both
     build = wanted & set(dg.AssetSelection.assets(*build).downstream().resolve(graph)) if build else build
     documents = {dg.AssetKey(name) for name in publication.documents} & wanted
-    if published_in_place(instance, settings, publication) is None:
+    gone = published_in_place(instance, settings, publication) is None
+    if gone:
         reasons.append("the published folder is gone or was replaced")
-        build |= documents
-    if build & documents:
+    if gone or build & documents:
         build |= documents
     return Plan(sorted(build, key=str), "; ".join(reasons))
