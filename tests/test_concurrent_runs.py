@@ -44,7 +44,9 @@ def test_two_reports_at_once_both_succeed(tmp_path):
     env = {**os.environ, "RAW_DIR": str(dirs.raw), "REPORTS_DIR": str(dirs.reports),
            "WAREHOUSE": str(dirs.warehouse), "DAGSTER_HOME": str(dirs.dagster_home),
            "SOURCE_DATE_EPOCH": "1764374400"}
-    procs = [subprocess.Popen([sys.executable, "-m", "pipelines.cli", "report"], cwd=REPO, env=env,
+    # --force: each builds every step, whenever it starts (without it, a run starting once the other's first steps
+    # are done builds only what Dagster then reports stale, and the step counts below would depend on timing)
+    procs = [subprocess.Popen([sys.executable, "-m", "pipelines.cli", "report", "--force"], cwd=REPO, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = [p.communicate(timeout=900) for p in procs]
     for proc, (out, err) in zip(procs, outputs):
