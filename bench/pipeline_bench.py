@@ -20,7 +20,8 @@ Rows (every run a fresh interpreter, so imports and Dagster's start-up are paid 
 3. After a new price file: each run adds a snapshot of its own (prices/on_demand_<date>.csv, a new price
    date, p4d.24xlarge a little cheaper each time), then
    a) `make report` (``python -m pipelines.cli report``), and
-   b) the run the raw-file sensor starts, i.e. the assets and checks that
+   b) the daemon's run once the sensor observed the new file (row label: "the sensor's run"): what
+      automation requests after a price change, i.e. the assets and checks that
       ``pipelines.defs.regeneration.regeneration`` gives for ``staging_readers(raw_prices)`` (stg_prices and
       everything downstream, the observation of their raw inputs, their checks), executed in process.
    Against one WeasyPrint pass over the same final HTML: a fresh process that imports WeasyPrint, lays out
@@ -113,7 +114,8 @@ def _quiet() -> dict:
 
 
 def price_change_selection(graph):
-    """The assets and checks the raw-file sensor runs after a change to prices/ only."""
+    """The assets and checks automation runs after a change to prices/ only (tests/test_sensor.py checks the
+    requests)."""
     import dagster as dg
 
     try:
@@ -126,7 +128,7 @@ def price_change_selection(graph):
 
 
 def run_selection(which: str) -> None:
-    """Execute part of the implicit asset job in process: 'prices' (what the sensor runs after a
+    """Execute part of the implicit asset job in process: 'prices' (what automation runs after a
     price change) or 'marts' (report_job's groups but the report: staging and marts)."""
     import warnings
 

@@ -1,8 +1,8 @@
 """What `make report` builds: the assets Dagster reports stale or missing, and nothing else.
 
-1. The raw inputs (defs/automation.RAW_INPUTS) and the day (defs/raw.py) are observed as their observable
-   source assets observe them, and each observation is recorded in the instance (no run) when its data version
-   is new: what the UI then shows is what was decided on.
+1. The raw inputs and the day are observed as raw_files_sensor observes them (defs/automation.observe_inputs):
+   each observation is recorded in the instance (no run) when its data version is new, so what the UI then
+   shows is what was decided on.
 2. Dagster's stale status, the UI's "Stale" and "Materialize stale": an asset is stale when the data version of
    an input or its own code version (defs/versions.py) changed since it was built; missing when it was never
    built. What reads a stale asset is built in the same run (Dagster calls it stale only once the asset it reads
@@ -27,9 +27,8 @@ import dagster as dg
 from dagster._core.definitions.data_version import StaleStatus
 from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 
-from pipelines.defs.automation import RAW_INPUTS
-from pipelines.defs.raw import TODAY, day_version, observe
-from pipelines.defs.regeneration import record_observation, stale_status
+from pipelines.defs.automation import observe_inputs
+from pipelines.defs.regeneration import stale_status
 from pipelines.defs.resources import PipelineSettings
 
 
@@ -53,22 +52,6 @@ ATLAS = Publication("published_atlas", ("atlas_html", "atlas_pdf", "atlas_data",
 class Plan:
     build: list[dg.AssetKey]  # sorted; empty: up to date
     why: str  # one line for the user
-
-
-def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, keys: set[dg.AssetKey]) -> list[str]:
-    """Record a new observation of each raw input among `keys` whose data version changed; their names."""
-    changed = []
-    for key in sorted(keys, key=str):
-        name = key.to_user_string()
-        if name == TODAY:
-            version, metadata = day_version(), {}
-        elif name in RAW_INPUTS:
-            version, metadata = observe(settings, RAW_INPUTS[name])
-        else:
-            continue
-        if record_observation(instance, key, version, metadata):
-            changed.append(name)
-    return changed
 
 
 def _check_failed(instance: dg.DagsterInstance, check: dg.AssetCheckKey) -> bool:

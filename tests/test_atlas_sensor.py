@@ -1,6 +1,6 @@
 """The atlas's automation, driven tick by tick on the real definitions and a real (ephemeral)
 Dagster instance: mlperf_rounds_sensor turns new round folders into partitions and scores a round
-once per change of its files; the raw sensor's runs carry the atlas only when it is on and scored."""
+once per change of its files; automation carries a price change to the atlas only when it is on."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 
 from pipelines.defs.mlperf.sensor import evaluate_rounds
 from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS
-from pipelines.defs.regeneration import regeneration
 from pipelines.defs.resources import PipelineSettings
 from tests.atlas_fixtures import resnet_logs, system, write_logs
 from tests.pipeline_runner import make_dirs, pipeline_env
@@ -99,13 +98,25 @@ def test_without_mlperf_dir_the_sensor_only_says_so(tmp_path):
     assert result.skip_reason.skip_message == NOT_SET and not result.run_requests
 
 
-def test_a_price_change_carries_the_atlas_only_when_it_is_on(tmp_path):
-    graph = _defs().resolve_asset_graph()
-    prices = {dg.AssetKey("stg_prices")}
-    without, _ = regeneration(graph, prices)
-    with_atlas, checks = regeneration(graph, prices, atlas=True)
-    names = {k.to_user_string() for k in with_atlas}
-    assert "published_report" in names and "published_atlas" in names and "atlas_costs" in names
-    assert not {k.to_user_string() for k in without} & {"published_atlas", "atlas_costs"}
-    # re-pricing never scores a round: no partitioned asset, no corpus observation
-    assert not names & {"atlas_round_scores", "atlas_round_runs", "atlas_round_systems", "mlperf_corpus", "stg_results"}
+def test_a_price_change_carries_the_atlas_only_when_it_is_on(tmp_path, corpus):
+    """Automation rebuilds what is stale below a new price: the atlas's marts and publish too where the atlas is
+    on (they carry REGENERATE), never the round partitions (re-pricing never scores a round)."""
+    from pipelines.defs.metadata import REGENERATE
+
+    def conditions(mlperf: str | None) -> dict[str, object]:
+        dirs = make_dirs(tmp_path / str(bool(mlperf)))
+        with pipeline_env(dirs):
+            os.environ.pop("MLPERF_DIR", None)
+            if mlperf:
+                os.environ["MLPERF_DIR"] = mlperf
+            graph = _defs().resolve_asset_graph()
+        below = dg.AssetSelection.assets("stg_prices").downstream().resolve(graph)
+        return {k.to_user_string(): graph.get(k).automation_condition for k in below
+                if graph.get(k).group_name == "atlas"}
+
+    on, off = conditions(str(corpus)), conditions(None)
+    assert {"atlas_costs", "published_atlas"} <= set(on)
+    assert all(condition == REGENERATE for condition in on.values())
+    assert all(condition is None for condition in off.values())
+    # the round tables read no price: a price change never reaches them
+    assert not set(on) & {"atlas_round_scores", "atlas_round_runs", "atlas_round_systems"}

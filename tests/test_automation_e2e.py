@@ -1,9 +1,9 @@
-"""End to end: a new price snapshot, one sensor tick, the requested run executed in process.
+"""End to end: a new price snapshot, one sensor tick (it observes), automation's evaluation, the run it requests
+executed in process as the daemon would (tests/automation_runner.py).
 
-Real pieces throughout: a data set on disk (the tests' small one, tests/small_raw.py: what the sensor and
-automation request does not depend on the data's size), a DuckDB file, a Dagster instance on disk with the
-project's dagster.yaml, the real WeasyPrint PDF. The run executes exactly what the sensor asked
-for, as the daemon would (same job, same asset and check selection, same run key tag).
+Real pieces throughout: a data set on disk (the tests' small one, tests/small_raw.py: what automation requests
+does not depend on the data's size), a DuckDB file, a Dagster instance on disk with the project's dagster.yaml, the
+real WeasyPrint PDF.
 """
 
 from __future__ import annotations
@@ -17,40 +17,20 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
+from tests.automation_runner import QUIET, evaluate, execute, requested, settle, tick
 from tests.pipeline_runner import make_dirs, pipeline_env
 from tests.small_raw import PRICE_DATE as FIRST_DATE, write_small_raw
 
 pytestmark = pytest.mark.slow
 
-QUIET = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 # (prices/ holds the GPU clouds' catalogs too, whose offers are instances: a price run rebuilds stg_instances
 # and the mappings derived from it)
 NOT_IN_A_PRICE_RUN = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
                       "stg_mlperf_scores", "stg_comparisons"}
 
 
-def execute(definitions: dg.Definitions, instance: dg.DagsterInstance, request: dg.RunRequest):
-    job = definitions.resolve_implicit_global_asset_job_def().get_subset(
-        asset_selection=set(request.asset_selection), asset_check_selection=set(request.asset_check_keys or ()),
-    )
-    tags = {**request.tags, "dagster/run_key": request.run_key}
-    return job.execute_in_process(instance=instance, tags=tags, run_config=QUIET, raise_on_error=False)
-
-
-def tick(definitions, instance, settings, cursor):
-    from pipelines.defs.automation import raw_files_sensor
-
-    context = dg.build_sensor_context(instance=instance, cursor=cursor, definitions=definitions,
-                                      resources={"settings": settings})
-    return raw_files_sensor(context)
-
-
 def materialized(result) -> set[str]:
     return {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
-
-
-def requested_names(definitions, result) -> set[str]:
-    return {key.to_user_string() for key in definitions.resolve_all_asset_keys() if result.get_num_requested(key)}
 
 
 def tree_bytes(folder: Path) -> dict[str, bytes]:
@@ -76,28 +56,27 @@ def world(tmp_path):
 def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     dirs, definitions, instance, settings = world
 
-    # 1. First tick on an empty instance: one run of everything; it publishes the report of FIRST_DATE.
-    first = tick(definitions, instance, settings, None)
-    (request,) = first.run_requests
-    initial = execute(definitions, instance, request)
-    assert initial.success
-    assert {"stg_results", "stg_prices", "time_to_train", "published_report"} <= materialized(initial)
+    # 1. An empty instance: the first tick observes every input, automation builds everything (the marts behind the
+    #    coverage check once it passed, in a second run); it publishes the report of FIRST_DATE.
+    cursor, runs = settle(definitions, instance, settings)
+    assert len(runs) == 2 and all(run.success for run in runs)
+    assert {"stg_results", "stg_prices", "time_to_train"} <= materialized(runs[0])
+    assert {"report_dates", "cost_to_train", "published_report"} <= materialized(runs[1])
     before = tree_bytes(dirs.reports / FIRST_DATE)
     assert "report.html" in before and "report.pdf" in before
     results_record = instance.fetch_materializations(dg.AssetKey("stg_results"), limit=1).records[0]
-    automation = dg.evaluate_automation_conditions(defs=definitions, instance=instance)
 
-    # 2. Nothing changed: no run.
-    assert not tick(definitions, instance, settings, first.cursor).run_requests
+    # 2. Nothing changed: nothing observed, nothing requested.
+    assert "no raw input changed" in tick(definitions, instance, settings).skip_reason.skip_message
+    assert not evaluate(definitions, instance, cursor).total_requested
 
-    # 3. A new snapshot: the baseline small.8x from 20.00 to 18.00 USD/h on 2024-09-01.
+    # 3. A new snapshot: the baseline small.8x from 20.00 to 18.00 USD/h on 2024-09-01: one run.
     (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\n"
         "aws,us-east-1,small.8x,18.00,2024-09-01,list C (test snapshot)\n")
-    changed = tick(definitions, instance, settings, first.cursor)
-    (request,) = changed.run_requests
-    assert tick(definitions, instance, settings, first.cursor).run_requests[0].run_key == request.run_key
-    run = execute(definitions, instance, request)
+    assert "raw_prices" in tick(definitions, instance, settings).skip_reason.skip_message
+    result = evaluate(definitions, instance, cursor)
+    run = execute(definitions, instance, result)
     assert run.success
 
     # only prices and what they feed were rebuilt
@@ -107,10 +86,11 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert not done & NOT_IN_A_PRICE_RUN
     assert instance.fetch_materializations(dg.AssetKey("stg_results"), limit=1).records[0].storage_id \
         == results_record.storage_id
-    # the staging table recorded the content hash it read (lineage in the UI)
+    # the staging table recorded the data version it read: the one observed (lineage in the UI)
     stg_prices = instance.fetch_materializations(dg.AssetKey("stg_prices"), limit=1).records[0]
-    cursor_hash = __import__("json").loads(changed.cursor)["hashes"]["raw_prices"]
-    assert stg_prices.asset_materialization.tags["dagster/input_data_version/raw_prices"] == cursor_hash
+    observed = instance.get_latest_data_version_record(dg.AssetKey("raw_prices"), is_source=True)
+    assert stg_prices.asset_materialization.tags["dagster/input_data_version/raw_prices"] \
+        == observed.asset_observation.data_version
 
     # a new dated report; the previous one byte for byte as it was; latest is the new one
     new = dirs.reports / "2024-09-01"
@@ -139,33 +119,26 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert big["savings_pct"] == pytest.approx(100 * (1 - 12 / 27))
     assert "$27.00" in (new / "report.html").read_text()
 
-    # 4. The change is consumed: the next tick from the new cursor, and a tick that lost its cursor,
-    #    start nothing (the staging materialization already read these bytes).
-    assert not tick(definitions, instance, settings, changed.cursor).run_requests
-    lost = tick(definitions, instance, settings, None)
-    assert not lost.run_requests and "already read them" in lost.skip_reason.skip_message
-
-    # 5. Declarative automation does not run the change a second time: every asset the update
-    #    reached was in the run that made it.
-    after = dg.evaluate_automation_conditions(defs=definitions, instance=instance, cursor=automation.cursor)
-    assert after.total_requested == 0
+    # 4. The change is consumed: the next tick observes nothing new, and automation does not run it again
+    #    (every asset the update reached was in the run that made it).
+    assert "no raw input changed" in tick(definitions, instance, settings).skip_reason.skip_message
+    assert not evaluate(definitions, instance, result.cursor).total_requested
 
 
 def test_automation_carries_a_partial_run_and_respects_blocking_checks(world):
     dirs, definitions, instance, settings = world
-    (request,) = tick(definitions, instance, settings, None).run_requests  # everything built once, as by the sensor
-    assert execute(definitions, instance, request).success
+    cursor, runs = settle(definitions, instance, settings)  # everything built, as by the daemon
+    assert runs and all(run.success for run in runs)
     job = definitions.resolve_implicit_global_asset_job_def()
     checks = {c for c in definitions.resolve_asset_graph().asset_check_keys}
-    cursor = dg.evaluate_automation_conditions(defs=definitions, instance=instance).cursor
 
     # stg_results rebuilt alone (as from the UI): automation takes it to the report
     alone = job.get_subset(asset_selection={dg.AssetKey("raw_results"), dg.AssetKey("stg_results")})
     assert alone.execute_in_process(instance=instance, run_config=QUIET).success
-    result = dg.evaluate_automation_conditions(defs=definitions, instance=instance, cursor=cursor)
-    requested = requested_names(definitions, result)
-    assert {"time_to_train", "cost_to_train", "report_html", "report_pdf", "published_report"} <= requested
-    assert not requested & {"stg_prices", "stg_results", "stg_systems", "price_history"}
+    result = evaluate(definitions, instance, cursor)
+    got = requested(result)
+    assert {"time_to_train", "cost_to_train", "report_html", "report_pdf", "published_report"} <= got
+    assert not got & {"stg_prices", "stg_results", "stg_systems", "price_history"}
     cursor = result.cursor
 
     # stg_prices rebuilt alone with the baseline small.8x's price gone: the coverage check (blocking) fails, so
@@ -178,6 +151,17 @@ def test_automation_carries_a_partial_run_and_respects_blocking_checks(world):
     failed = [e.event_specific_data.check_name for e in run.all_events
               if e.event_type_value == "ASSET_CHECK_EVALUATION" and not e.event_specific_data.passed]
     assert failed == ["comparisons_are_covered"]
-    result = dg.evaluate_automation_conditions(defs=definitions, instance=instance, cursor=cursor)
-    requested = requested_names(definitions, result)
-    assert not requested & {"report_dates", "cost_to_train", "report_html", "published_report"}
+    result = evaluate(definitions, instance, cursor)
+    assert not requested(result) & {"report_dates", "cost_to_train", "report_html", "published_report"}
+
+    # the price put back: the sensor observes it, and automation builds the price staging, its checks and the report
+    # in one run (the coverage check's last result failed, so what reads stg_comparisons waits for it to pass)
+    for f in (dirs.raw / "prices").glob("*.csv"):
+        f.unlink()
+    write_small_raw(dirs.raw / "fresh")
+    for f in (dirs.raw / "fresh" / "prices").glob("*.csv"):
+        f.rename(dirs.raw / "prices" / f.name)
+    shutil.rmtree(dirs.raw / "fresh")
+    cursor, runs = settle(definitions, instance, settings, result.cursor)
+    assert runs and all(run.success for run in runs)
+    assert "published_report" in set().union(*(materialized(run) for run in runs))

@@ -1,214 +1,223 @@
-"""raw_files_sensor driven tick by tick with dg.build_sensor_context and a cursor.
+"""raw_files_sensor observes, regenerate_automation decides: what a change of the raw inputs makes Dagster build.
 
-No run is executed here (test_automation_e2e.py does that): a fresh instance has no
-materializations, so every real change must request a run, and the request must cover exactly
-the assets downstream of what changed.
+The small data set (tests/small_raw.py) is built once for the module through the daemon's own path
+(tests/automation_runner.py: tick, evaluate, run, until automation asks for nothing); each test gets a copy of that
+world (data set, warehouse, Dagster instance), changes something, ticks and evaluates. No run is executed after a
+change here (test_automation_e2e.py does that): the assertions are on what Dagster requests.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import shutil
 import time
 import warnings
 from datetime import datetime
+from pathlib import Path
 
 import dagster as dg
 import pytest
 
-from tests.pipeline_runner import make_dirs, pipeline_env
+from pipelines.config import INSTANCE_YAML
+from tests.automation_runner import evaluate, requested, settle, tick
+from tests.pipeline_runner import RunDirs, make_dirs, pipeline_env
+from tests.small_raw import write_small_raw
+
+pytestmark = pytest.mark.slow
 
 MLPERF_AND_RESULTS = {"stg_results", "stg_systems", "time_to_train", "stg_throughput", "stg_mlperf_runs",
                       "stg_mlperf_scores", "stg_comparisons"}
-# prices/ holds the public catalogs too, whose offers are instances: a price run re-reads them and rebuilds
-# the instance catalog and the mappings derived from it
-PRICE_RUN = {"stg_prices", "price_history", "report_dates", "cost_to_train", "cheapest_offers", "cheapest_options", "price_changes",
-             "cost_changes", "input_files", "report_html", "report_pdf", "report_data", "published_report",
-             "stg_catalog_offers", "stg_instances", "stg_mappings", "catalog_unknown_accelerators",
-             # the market's price index, and a described model's prices on every offer
-             "price_index", "priced_offers", "model_estimates", "model_not_priced"}
+# prices/ holds the public catalogs too, whose offers are instances: a price change re-reads them and rebuilds
+# the instance catalog and the mappings derived from it, with the market's price index and the input list
+PRICE_STAGING = {"stg_prices", "stg_catalog_offers", "stg_instances", "stg_mappings", "catalog_unknown_accelerators",
+                 "price_index", "input_files"}
+CHECKS = {"stg_prices:prices_are_valid_usd", "stg_prices:one_price_per_instance_and_date",
+          "stg_comparisons:comparisons_are_covered"}
+# what reads the staging a price change rebuilds, built once its checks passed
+PRICE_MARTS = {"price_history", "report_dates", "cost_to_train", "cheapest_offers", "cheapest_options", "price_changes",
+               "cost_changes", "priced_offers", "model_estimates", "model_not_priced", "report_html", "report_pdf",
+               "report_data", "published_report"}
+
+
+def _load(dirs: RunDirs):
+    from pipelines.definitions import defs
+    from pipelines.defs.resources import PipelineSettings
+
+    return defs(), PipelineSettings.from_env()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The small data set built by the daemon's path; (its folder, the automation cursor)."""
+    root = tmp_path_factory.mktemp("built")
+    dirs = make_dirs(root, raw_source=None)
+    write_small_raw(dirs.raw)
+    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        definitions, settings = _load(dirs)
+        with dg.DagsterInstance.get() as instance:
+            cursor, runs = settle(definitions, instance, settings)
+    assert runs and all(run.success for run in runs)
+    return root, cursor
 
 
 @pytest.fixture
-def env(tmp_path):
-    dirs = make_dirs(tmp_path)
+def env(built, tmp_path):
+    """A copy of the built world: (dirs, definitions, instance, settings, automation cursor)."""
+    source, cursor = built
+    shutil.copytree(source, tmp_path / "w")
+    dirs = make_dirs(tmp_path / "w", raw_source=None)
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        from pipelines.definitions import defs
-        from pipelines.defs.resources import PipelineSettings
+        definitions, settings = _load(dirs)
+        with dg.DagsterInstance.get() as instance:
+            yield dirs, definitions, instance, settings, cursor
 
+
+def after_change(env) -> set[str]:
+    """Tick, then evaluate automation: what Dagster requests."""
+    _, definitions, instance, settings, cursor = env
+    tick(definitions, instance, settings)
+    return requested(evaluate(definitions, instance, cursor))
+
+
+def test_the_first_build_waits_for_the_coverage_check(tmp_path):
+    """On an empty instance: the first tick observes every input; automation requests every staging asset and the
+    checks, and what reads stg_comparisons only once its blocking coverage check passed (the next tick: Dagster
+    evaluates that check, which reads most of the staging, after the marts)."""
+    dirs = make_dirs(tmp_path, raw_source=None)
+    write_small_raw(dirs.raw)
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        definitions, settings = _load(dirs)
         with dg.DagsterInstance.ephemeral() as instance:
-            yield dirs, defs(), instance, PipelineSettings.from_env()
-
-
-def tick(env, cursor):
-    from pipelines.defs.automation import raw_files_sensor
-
-    _, definitions, instance, settings = env
-    context = dg.build_sensor_context(instance=instance, cursor=cursor, definitions=definitions,
-                                      resources={"settings": settings})
-    return raw_files_sensor(context)
-
-
-def names(request: dg.RunRequest) -> set[str]:
-    return {key.to_user_string() for key in request.asset_selection}
-
-
-def settle(env) -> str:
-    """The cursor after a first tick (which, on an empty instance, asks for everything)."""
-    result = tick(env, None)
-    assert len(result.run_requests) == 1
-    assert result.cursor
-    return result.cursor
-
-
-def test_first_tick_on_an_empty_instance_builds_everything(env):
-    result = tick(env, None)
-    (request,) = result.run_requests
-    _, definitions, _, _ = env
+            before = evaluate(definitions, instance)
+            assert not before.total_requested  # nothing observed yet: every input is missing
+            observed = tick(definitions, instance, settings).skip_reason.skip_message
+            assert "raw_prices" in observed and "today" in observed
+            first = requested(evaluate(definitions, instance, before.cursor))
     graph = definitions.resolve_asset_graph()
-    atlas = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).group_name == "atlas"}
-    executable = {k.to_user_string() for k in definitions.resolve_all_asset_keys()} - {"fetched_price_files"}
-    # every staging, mart and report asset, and every raw observation; the atlas is off without MLPERF_DIR
-    assert names(request) == executable - atlas - {"mlperf_corpus"}
-    assert {c.name for c in request.asset_check_keys} == {
-        "prices_are_valid_usd", "one_price_per_instance_and_date", "comparisons_are_covered"}
+    staging = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).group_name == "staging"}
+    assert staging <= first and CHECKS <= first
+    assert not first & {"report_dates", "cost_to_train", "report_html", "report_pdf", "published_report"}
 
 
-def test_no_change_requests_nothing_and_keeps_the_cursor(env):
-    cursor = settle(env)
-    result = tick(env, cursor)
+def test_no_change_records_nothing_and_requests_nothing(env):
+    _, definitions, instance, settings, cursor = env
+    result = tick(definitions, instance, settings)
     assert not result.run_requests
-    assert result.cursor is None  # unchanged
     assert "no raw input changed" in result.skip_reason.skip_message
+    assert not evaluate(definitions, instance, cursor).total_requested
 
 
-def test_cursor_holds_the_content_hash_of_each_raw_input(env):
-    dirs = env[0]
-    cursor = json.loads(settle(env))["hashes"]
+def test_the_observed_version_is_the_content_hash(env):
+    dirs, _, instance, _, _ = env
+    record = instance.get_latest_data_version_record(dg.AssetKey("raw_throughput"), is_source=True)
+    version = record.asset_observation.data_version
     # by hand: the fingerprint of a folder is sha256 over "<name>\0<sha256 of bytes>\n" per file, by name
-    lines = b"".join(name.encode() + b"\0" + hashlib.sha256((dirs.raw / "throughput" / name).read_bytes()).hexdigest().encode()
-                     + b"\n" for name in ("example_workload.csv", "mlperf_logged_throughput.csv"))
-    assert cursor["raw_throughput"] == hashlib.sha256(lines).hexdigest()[: len(cursor["raw_throughput"])]
-    assert set(cursor) >= {"raw_prices", "raw_results", "raw_systems", "raw_mlperf", "raw_report_config"}
+    lines = b"".join(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).hexdigest().encode() + b"\n"
+                     for path in sorted((dirs.raw / "throughput").iterdir()))
+    assert version == hashlib.sha256(lines).hexdigest()[: len(version)]
 
 
-def test_changed_price_file_requests_prices_and_downstream_only(env):
-    dirs = env[0]
-    cursor = settle(env)
-    path = dirs.raw / "prices" / "on_demand_2025-06-01.csv"
-    path.write_text(path.read_text().replace("21.957642", "20.5"))
-    result = tick(env, cursor)
-    (request,) = result.run_requests
-    # with the raw observations it reads: the catalog offers read the alias table beside accelerators.csv,
-    # and the instance catalog and the mappings derived from it are rebuilt with them
-    # (and the day, which the staging readers check dates against)
-    assert names(request) == PRICE_RUN | {"raw_prices", "raw_accelerator_aliases", "raw_instances", "raw_mappings",
-                                          "today"}
-    assert not names(request) & MLPERF_AND_RESULTS
-    # the coverage check reads stg_prices, so it runs (and blocks) in a price run
-    assert {c.name for c in request.asset_check_keys} == {
-        "prices_are_valid_usd", "one_price_per_instance_and_date", "comparisons_are_covered"}
-    assert request.tags["pipelines/raw_changed"] == "raw_prices"
-    # the same change seen again from the same cursor has the same run key: Dagster runs it once
-    again = tick(env, cursor)
-    assert again.run_requests[0].run_key == request.run_key
-    # and from the new cursor it is no change at all
-    assert not tick(env, result.cursor).run_requests
+def test_a_changed_price_requests_the_price_staging_and_its_checks_only(env):
+    dirs, definitions, instance, settings, cursor = env
+    path = dirs.raw / "prices" / "p2.csv"
+    path.write_text(path.read_text().replace("aws,us-east-1,big.8x,", "aws,us-east-1,big.8x,1", 1))
+    assert "raw_prices" in tick(definitions, instance, settings).skip_reason.skip_message
+    first = evaluate(definitions, instance, cursor)
+    assert requested(first) == PRICE_STAGING | CHECKS | PRICE_MARTS
+    assert not requested(first) & MLPERF_AND_RESULTS
+    # what the benchmark times as the daemon's price run (bench/pipeline_bench.py) is this request
+    from pipelines.defs.regeneration import regeneration, staging_readers
+
+    graph = definitions.resolve_asset_graph()
+    assets, checks = regeneration(graph, staging_readers(graph, ["raw_prices"]))
+    assert requested(first) == {k.to_user_string() for k in assets if graph.get(k).is_materializable} \
+        | {c.to_user_string() for c in checks}
+    # the same change evaluated again from the new cursor is not requested twice
+    assert not evaluate(definitions, instance, first.cursor).total_requested
 
 
-def test_touched_file_with_same_content_is_not_a_change(env):
-    dirs = env[0]
-    cursor = settle(env)
+def test_a_touched_file_with_the_same_bytes_is_no_change(env):
+    dirs, definitions, instance, settings, cursor = env
     later = time.time() + 3600
     for path in (dirs.raw / "prices").iterdir():
         os.utime(path, (later, later))
-    (dirs.raw / "report.toml").write_bytes((dirs.raw / "report.toml").read_bytes())  # rewritten, same bytes
-    result = tick(env, cursor)
-    assert not result.run_requests
-    assert result.cursor is None
+    (dirs.raw / "report.toml").write_bytes((dirs.raw / "report.toml").read_bytes())
+    assert "no raw input changed" in tick(definitions, instance, settings).skip_reason.skip_message
+    assert not evaluate(definitions, instance, cursor).total_requested
 
 
-def test_new_price_file_requests_a_run_with_a_key_from_the_hashes(env):
+def test_a_new_price_file_is_a_change(env):
     dirs = env[0]
-    cursor = settle(env)
-    new = dirs.raw / "prices" / "on_demand_2026-01-01.csv"
-    new.write_text("provider,region,instance_type,usd_per_hour,as_of,source\n"
-                   "aws,us-east-1,p3.16xlarge,20.00,2026-01-01,test snapshot\n")
-    (request,) = tick(env, cursor).run_requests
-    assert "stg_prices" in names(request) and not names(request) & MLPERF_AND_RESULTS
-    # other bytes, other key
-    new.write_text(new.read_text().replace("20.00", "19.00"))
-    (other,) = tick(env, cursor).run_requests
-    assert other.run_key != request.run_key
+    (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
+        "provider,region,instance_type,usd_per_hour,as_of,source\n"
+        "aws,us-east-1,small.8x,18.00,2024-09-01,test snapshot\n")
+    assert after_change(env) == PRICE_STAGING | CHECKS | PRICE_MARTS
 
 
-def test_a_new_catalog_folder_requests_the_catalog_offers_and_the_report(env):
+def test_a_deleted_price_file_is_a_change(env):
     dirs = env[0]
-    cursor = settle(env)
-    new = dirs.raw / "prices" / "skypilot_2026-12-05" / "lambda" / "vms.csv"
-    new.parent.mkdir(parents=True)
-    new.write_bytes((dirs.raw / "prices" / "skypilot_2026-12-04" / "lambda" / "vms.csv").read_bytes())
-    (request,) = tick(env, cursor).run_requests
-    assert {"stg_catalog_offers", "stg_instances", "stg_prices", "published_report"} <= names(request)
-    assert request.tags["pipelines/raw_changed"] == "raw_prices"
-    # a changed row of a catalog already there is a change too
-    cursor = tick(env, cursor).cursor
-    old = dirs.raw / "prices" / "skypilot_2026-12-04" / "nebius" / "vms.csv"
-    old.write_text(old.read_text().replace("23.60", "22.90"))
-    (changed,) = tick(env, cursor).run_requests
-    assert "stg_catalog_offers" in names(changed)
+    (dirs.raw / "prices" / "p1.csv").unlink()
+    assert after_change(env) == PRICE_STAGING | CHECKS | PRICE_MARTS
 
 
-def test_deleted_file_is_a_change(env):
+def test_a_new_catalog_folder_is_a_price_change(env):
     dirs = env[0]
-    cursor = settle(env)
-    (dirs.raw / "prices" / "on_demand_2024-01-01.csv").unlink()
-    (request,) = tick(env, cursor).run_requests
-    assert "stg_prices" in names(request) and not names(request) & MLPERF_AND_RESULTS
+    folder = dirs.raw / "prices" / "skypilot_2024-05-01" / "lambda"
+    folder.mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parents[1] / "raw" / "prices" / "skypilot_2026-12-04" / "lambda" / "vms.csv",
+                folder / "vms.csv")
+    assert {"stg_catalog_offers", "stg_instances", "stg_prices"} <= after_change(env)
 
 
-def test_change_in_results_rebuilds_results_not_prices(env):
+def test_a_change_in_results_rebuilds_results_not_prices(env):
     dirs = env[0]
-    cursor = settle(env)
-    path = dirs.raw / "results" / "mlperf_training_v1.0_summary.csv"
+    path = dirs.raw / "results" / "summary.csv"
     path.write_bytes(path.read_bytes() + b"\n")
-    (request,) = tick(env, cursor).run_requests
-    got = names(request)
-    assert {"stg_results", "time_to_train", "cost_to_train", "published_report"} <= got
+    got = after_change(env)
+    assert "stg_results" in got and "stg_comparisons:comparisons_are_covered" in got
     assert not got & {"stg_prices", "stg_systems", "stg_instances", "stg_mappings", "price_history"}
-    assert request.tags["pipelines/raw_changed"] == "raw_results"
 
 
-def test_two_folders_changed_give_one_run(env):
+def test_two_folders_changed_give_one_request(env):
     dirs = env[0]
-    cursor = settle(env)
-    (dirs.raw / "prices" / "on_demand_2024-01-01.csv").unlink()
-    (dirs.raw / "systems" / "gpu-v100-8-TF2.0.json").unlink()
-    result = tick(env, cursor)
-    (request,) = result.run_requests
-    assert {"stg_prices", "stg_systems"} <= names(request)
-    assert request.tags["pipelines/raw_changed"] == "raw_prices,raw_systems"
+    (dirs.raw / "prices" / "p1.csv").unlink()
+    (dirs.raw / "systems" / "sysB.json").write_text((dirs.raw / "systems" / "sysB.json").read_text() + "\n")
+    got = after_change(env)
+    assert {"stg_prices", "stg_systems"} <= got
 
 
-def test_unreadable_cursor_starts_over(env):
-    result = tick(env, "not json")
-    assert len(result.run_requests) == 1
-    assert json.loads(result.cursor)["v"] == 1
+def test_a_new_day_rebuilds_what_reads_the_day(env, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2030, 1, 2).timestamp())))
+    got = after_change(env)
+    graph = env[1].resolve_asset_graph()
+    staging = {k.to_user_string() for k in graph.get(dg.AssetKey("today")).child_keys
+               if graph.get(k).group_name == "staging"}
+    assert len(staging) > 10 and staging <= got
 
 
-def test_daily_schedule_fetches_first_then_builds_everything(env):
+def test_a_new_code_version_rebuilds_that_asset(env):
+    _, definitions, instance, settings, cursor = env
+    tick(definitions, instance, settings)
+    assert not evaluate(definitions, instance, cursor).total_requested
+    edited = definitions.permissive_map_resolved_asset_specs(
+        func=lambda spec: spec.replace_attributes(code_version="edited"), selection=dg.AssetSelection.assets("stg_pue"))
+    got = requested(evaluate(edited, instance, cursor))
+    assert "stg_pue" in got and "stg_prices" not in got
+
+
+def test_the_daily_schedule_only_fetches(env):
+    """The fetch alone, at 06:00 UTC: the sensor then observes the new files and automation builds."""
     from pipelines.defs.automation import daily_report_schedule
 
-    _, definitions, instance, settings = env
-    context = dg.build_schedule_context(instance=instance, repository_def=definitions.get_repository_def(),
-                                        scheduled_execution_time=datetime(2026, 1, 2, 6), resources={"settings": settings})
-    requests = list(daily_report_schedule(context))
-    assert [r.run_key for r in requests] == ["fetch-2026-01-02", "report-2026-01-02"]
-    assert names(requests[0]) == {"fetched_price_files"}
-    assert {"stg_prices", "stg_results", "published_report"} <= names(requests[1])
-    assert "fetched_price_files" not in names(requests[1])
+    definitions = env[1]
+    assert daily_report_schedule.cron_schedule == "0 6 * * *"
+    job = definitions.get_repository_def().get_job(daily_report_schedule.job_name)
+    assert {k.to_user_string() for k in job.asset_layer.selected_asset_keys} == {"fetched_price_files"}
 
 
 def test_sensors_and_schedule_start_running():

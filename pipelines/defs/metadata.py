@@ -17,12 +17,24 @@ POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limi
 # do not. A run queue allowing many runs at once (Kubernetes, README) limits this tag to 1.
 WAREHOUSE_TAG = {"pipelines/warehouse": "write"}
 
-# Marts and report assets: rebuild when an upstream asset changed outside a run that already
-# included them, never on top of a failed blocking check (eager() alone ignores those checks).
-# Why staging has no condition, and why this never double-runs the raw sensor: defs/automation.py.
+# Every asset below the raw inputs (staging, marts, report, and the atlas where it is on) is rebuilt when Dagster would
+# call it stale or missing: an input's data version changed (the raw inputs are observed by raw_files_sensor,
+# defs/automation.py), its own code version changed (defs/versions.py), or it is missing. That is eager() with
+# code_version_changed() added (eager() ignores new code) and with what is missing when automation first evaluates
+# it (eager() builds only what goes missing later: a new instance would never get its first report), never on top
+# of a failed blocking check (eager() ignores those too). What one tick requests goes in one run.
+_A = dg.AutomationCondition
+_MISSING_AT_START = (_A.missing() & _A.initial_evaluation()).with_label("missing when automation started")
+_NOT_NOW = ~_A.any_deps_missing() & ~_A.any_deps_in_progress() & ~_A.in_progress()
 REGENERATE = (
-    dg.AutomationCondition.eager() & dg.AutomationCondition.all_deps_blocking_checks_passed()
-).with_label("eager, blocking checks passed")
+    ((_A.newly_missing() | _A.any_deps_updated() | _A.code_version_changed()).since_last_handled() | _MISSING_AT_START)
+    & _NOT_NOW & _A.all_deps_blocking_checks_passed()
+).with_label("stale or missing, blocking checks passed")
+# Every asset check, the same way (a check has no code version of its own): evaluated in the run that rebuilds what
+# it reads, where a blocking check stops what reads its asset.
+RECHECK = (
+    ((_A.newly_missing() | _A.any_deps_updated()).since_last_handled() | _MISSING_AT_START) & _NOT_NOW
+).with_label("what it reads changed, or never run")
 
 
 def table_metadata(conn: duckdb.DuckDBPyConnection, table: str, preview: bool = False) -> dict:

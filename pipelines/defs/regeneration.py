@@ -1,12 +1,12 @@
-"""What a change means in the asset graph, shared by both sensors and the daily schedule.
+"""What a change means in the asset graph, and what Dagster says is stale.
 
-raw_files_sensor and daily_report_schedule (defs/automation.py) and mlperf_rounds_sensor
-(defs/mlperf/sensor.py) all turn "these assets changed" into one run with ``regeneration``, and
-skip what a queued or running run (``IN_FLIGHT``) already rebuilds. What is stale is Dagster's to say
-(``stale_status``) once the changed inputs are observed (``record_observation``): `make report`,
-`make atlas` (pipelines/freshness.py) and the rounds (defs/mlperf/rounds.py). This module imports no subject
-(prices, mlperf, report, atlas), so a subject's sensor can use it without an import loop through
-the wiring that imports the subjects.
+What is stale is Dagster's to say: ``stale_status`` (the UI's Stale) once the changed inputs are observed
+(``record_observation``): `make report`, `make atlas` (pipelines/freshness.py), the rounds (defs/mlperf/rounds.py),
+and the daemon's automation (defs/automation.py) build from it. ``regeneration`` is one run of some assets and
+everything downstream, for what Dagster's status cannot see: mlperf_rounds_sensor's run when a round is removed
+(nothing is materialized, so nothing is stale) and the benchmark's price run. ``IN_FLIGHT``: the run statuses of a
+queued or running run. This module imports no subject (prices, mlperf, report, atlas), so a subject's sensor can use
+it without an import loop through the wiring that imports the subjects.
 """
 
 from __future__ import annotations

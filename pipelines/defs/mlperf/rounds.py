@@ -27,7 +27,6 @@ from dagster._core.definitions.data_version import StaleStatus
 from pipelines.defs.metadata import input_errors_as_failures
 from pipelines.defs.regeneration import record_observation, stale_status
 from pipelines.defs.resources import ROUND_STORE, PipelineSettings
-from pipelines.domain.errors import InputError
 from pipelines.fingerprint import text_sha256
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
 from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA, score_corpus
@@ -141,12 +140,3 @@ def rounds_to_score(instance: dg.DagsterInstance, settings: PipelineSettings) ->
              or any(resolver.get_status(asset, key) != StaleStatus.FRESH for asset in ROUND_KEYS)]
     return prints, stale
 
-
-def atlas_ready(instance: dg.DagsterInstance, settings: PipelineSettings) -> bool:
-    """True when MLPERF_DIR is set and every round in it is scored as its files are now."""
-    if settings.mlperf is None:
-        return False
-    try:
-        return not rounds_to_score(instance, settings)[1]
-    except (InputError, dg.Failure):
-        return False

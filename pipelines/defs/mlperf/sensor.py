@@ -6,14 +6,14 @@
   from the one its stored scores were made from gets ONE run of the round assets for that
   partition. The run key carries the fingerprint, so one change runs once; a round whose run is
   queued or running is left alone until it ends. Without MLPERF_DIR the sensor only says so.
-* The atlas marts and publish assets carry the eager automation condition (when MLPERF_DIR is set
+* The atlas marts and publish assets carry REGENERATE (defs/metadata.py; when MLPERF_DIR is set
   at load): once every round partition is stored and none is in progress, a round that was
   scored again rebuilds and republishes the atlas once (eager waits for missing and in-progress
   partitions), and a removed round does too (the sensor requests that run itself: nothing was
   materialized).
-* A change of the price book or the catalogs goes through raw_files_sensor (defs/automation.py),
-  whose run then includes the atlas marts and publish: the atlas is re-priced from the stored
-  rounds, without reading a log. The daily schedule does the same.
+* A change of the price book or the catalogs is observed by raw_files_sensor (defs/automation.py), and
+  automation rebuilds the atlas marts and publish with the report's: the atlas is re-priced from the stored
+  rounds, without reading a log.
 """
 
 import dagster as dg

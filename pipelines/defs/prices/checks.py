@@ -6,11 +6,12 @@ Each failure message names the input file and row to fix.
 
 import dagster as dg
 
+from pipelines.defs.metadata import RECHECK
 from pipelines.defs.resources import PipelineSettings
 from pipelines.defs.staging import check_result
 
 
-@dg.asset_check(asset="stg_prices", blocking=True,
+@dg.asset_check(asset="stg_prices", blocking=True, automation_condition=RECHECK,
                 description="Every price is positive, finite and in USD.")
 def prices_are_valid_usd(settings: PipelineSettings) -> dg.AssetCheckResult:
     with settings.connect(read_only=True) as conn:
@@ -22,7 +23,7 @@ def prices_are_valid_usd(settings: PipelineSettings) -> dg.AssetCheckResult:
                    "all prices positive, finite, USD")
 
 
-@dg.asset_check(asset="stg_prices", blocking=True,
+@dg.asset_check(asset="stg_prices", blocking=True, automation_condition=RECHECK,
                 description="One price per (provider, region, instance_type, pricing option, as_of).")
 def one_price_per_instance_and_date(settings: PipelineSettings) -> dg.AssetCheckResult:
     with settings.connect(read_only=True) as conn:

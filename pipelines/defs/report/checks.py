@@ -7,6 +7,7 @@ Each failure message names the input file and row (or report.toml entry) to fix.
 import dagster as dg
 
 from pipelines.defs.report.marts import report_dates_frame
+from pipelines.defs.metadata import RECHECK
 from pipelines.defs.resources import PipelineSettings
 from pipelines.defs.staging import check_result
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
@@ -14,7 +15,7 @@ from pipelines.ingest.names import did_you_mean, listed, unknown_name
 from pipelines.warehouse import query
 
 
-@dg.asset_check(asset="stg_comparisons", blocking=True,
+@dg.asset_check(asset="stg_comparisons", blocking=True, automation_condition=RECHECK,
                 additional_deps=["stg_instances", "stg_mappings", "stg_prices", "stg_results", "stg_throughput",
                                  "stg_systems", "stg_report_settings"],
                 description="Every throughput row and mapping names a known system, benchmark or workload and "

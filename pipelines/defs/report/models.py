@@ -36,7 +36,7 @@ def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml's described models ([models.<name>]): size, tokens, sequence length, shape, "
                       "kind (pretrain or lora), and the cluster size or deadline to price.")
 @input_errors_as_failures
@@ -48,7 +48,7 @@ def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "stg_models")
 
 
-@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_published_runs"], pool=POOL,
+@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_published_runs"], pool=POOL,
           description="Public training runs with published accelerator-hours and their sources "
                       "(published_runs.csv; the project's when the data set has none): the calibration's runs.")
 @input_errors_as_failures
