@@ -56,26 +56,45 @@ def settle(definitions: dg.Definitions, instance: dg.DagsterInstance, settings, 
     raise AssertionError(f"automation still requests after {limit} runs: {sorted(requested(result))}")
 
 
-def built_by_automation(folder: Path) -> None:
-    """The small data set (tests/small_raw.py) in `folder`, built by the daemon's path; the automation cursor it
-    ended with in folder/automation_cursor (read it with `saved_cursor`)."""
-    import shutil
+@contextmanager
+def opened(dirs):
+    """The project's definitions, the Dagster instance and the settings of a data set's places (its environment set
+    while open)."""
     import warnings
 
-    from pipelines.config import INSTANCE_YAML
-    from tests.pipeline_runner import make_dirs, pipeline_env
-    from tests.small_raw import write_small_raw
+    from tests.pipeline_runner import pipeline_env
 
-    dirs = make_dirs(folder, raw_source=None)
-    write_small_raw(dirs.raw)
-    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
     with pipeline_env(dirs), warnings.catch_warnings():
         warnings.simplefilter("ignore", dg.BetaWarning)
         from pipelines.definitions import defs
         from pipelines.defs.resources import PipelineSettings
 
         with dg.DagsterInstance.get() as instance:
-            cursor, runs = settle(defs(), instance, PipelineSettings.from_env())
+            yield defs(), instance, PipelineSettings.from_env()
+
+
+@contextmanager
+def small_world(folder: Path):
+    """The small data set (tests/small_raw.py) in `folder`, no warehouse, an empty instance on disk with the
+    project's dagster.yaml: (dirs, definitions, instance, settings)."""
+    import shutil
+
+    from pipelines.config import INSTANCE_YAML
+    from tests.pipeline_runner import make_dirs
+    from tests.small_raw import write_small_raw
+
+    dirs = make_dirs(folder, raw_source=None)
+    write_small_raw(dirs.raw)
+    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
+    with opened(dirs) as (definitions, instance, settings):
+        yield dirs, definitions, instance, settings
+
+
+def built_by_automation(folder: Path) -> None:
+    """The small data set in `folder`, built by the daemon's path; the automation cursor it ended with in
+    folder/automation_cursor (read it with `saved_cursor`)."""
+    with small_world(folder) as (_, definitions, instance, settings):
+        cursor, runs = settle(definitions, instance, settings)
     assert runs and all(run.success for run in runs), "the small data set must build through automation"
     (folder / "automation_cursor").write_text(serialize_value(cursor))
 
@@ -88,21 +107,14 @@ def saved_cursor(folder: Path):
 def automated_copy(tmp_path_factory, target: Path):
     """A copy, in `target`, of the small data set built by automation once per session (`built_by_automation`,
     shared by the xdist workers, read-only): (dirs, definitions, instance, settings, the automation cursor)."""
-    import warnings
-
-    from tests.pipeline_runner import make_dirs, pipeline_env
+    from tests.pipeline_runner import make_dirs
     from tests.shared_builds import built_once, copy_tree, unchanged
 
     built = built_once(tmp_path_factory, "small_automated", built_by_automation)
     try:
         copy_tree(built, target)
         dirs = make_dirs(target, raw_source=None)
-        with pipeline_env(dirs), warnings.catch_warnings():
-            warnings.simplefilter("ignore", dg.BetaWarning)
-            from pipelines.definitions import defs
-            from pipelines.defs.resources import PipelineSettings
-
-            with dg.DagsterInstance.get() as instance:
-                yield dirs, defs(), instance, PipelineSettings.from_env(), saved_cursor(built)
+        with opened(dirs) as (definitions, instance, settings):
+            yield dirs, definitions, instance, settings, saved_cursor(built)
     finally:
         unchanged(tmp_path_factory, "small_automated")

@@ -9,16 +9,13 @@ real WeasyPrint PDF.
 from __future__ import annotations
 
 import shutil
-import warnings
 from pathlib import Path
 
 import dagster as dg
 import polars as pl
 import pytest
 
-from pipelines.config import INSTANCE_YAML
-from tests.automation_runner import QUIET, automated_copy, evaluate, execute, requested, settle, tick
-from tests.pipeline_runner import make_dirs, pipeline_env
+from tests.automation_runner import QUIET, automated_copy, evaluate, execute, requested, settle, small_world, tick
 from tests.small_raw import PRICE_DATE as FIRST_DATE, write_small_raw
 
 pytestmark = pytest.mark.slow
@@ -41,16 +38,8 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 def world(tmp_path):
     """Each test's own: the small data set, no warehouse, an empty instance on disk with the project's
     dagster.yaml."""
-    dirs = make_dirs(tmp_path, raw_source=None)
-    write_small_raw(dirs.raw)
-    shutil.copy(INSTANCE_YAML, dirs.dagster_home / "dagster.yaml")
-    with pipeline_env(dirs), warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        from pipelines.definitions import defs
-        from pipelines.defs.resources import PipelineSettings
-
-        with dg.DagsterInstance.get() as instance:
-            yield dirs, defs(), instance, PipelineSettings.from_env()
+    with small_world(tmp_path) as world:
+        yield world
 
 
 def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
