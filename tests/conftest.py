@@ -190,3 +190,13 @@ def sample_atlas_run(tmp_path_factory) -> AtlasRun:
 def sample_atlas_folder(sample_atlas_run) -> Path:
     """The published folder (atlas/latest) of the shared sample's atlas."""
     return sample_atlas_run.published
+
+
+@pytest.fixture
+def automated(tmp_path_factory, tmp_path):
+    """A copy of the small data set built by the daemon's path once per session (tests/automation_runner.py):
+    (dirs, definitions, instance, settings, the automation cursor it ended with)."""
+    from tests.automation_runner import automated_copy
+
+    with automated_copy(tmp_path_factory, tmp_path / "w") as world:
+        yield world

@@ -15,7 +15,7 @@ import dagster as dg
 import polars as pl
 import pytest
 
-from tests.automation_runner import QUIET, automated_copy, evaluate, execute, requested, settle, small_world, tick
+from tests.automation_runner import QUIET, evaluate, execute, requested, settle, small_world, tick
 from tests.small_raw import PRICE_DATE as FIRST_DATE, write_small_raw
 
 pytestmark = pytest.mark.slow
@@ -114,12 +114,8 @@ def test_new_price_snapshot_regenerates_only_what_prices_feed(world):
     assert not evaluate(definitions, instance, result.cursor).total_requested
 
 
-def test_automation_carries_a_partial_run_and_respects_blocking_checks(tmp_path_factory, tmp_path):
-    with automated_copy(tmp_path_factory, tmp_path / "w") as (dirs, definitions, instance, settings, cursor):
-        _partial_runs_and_blocking_checks(dirs, definitions, instance, settings, cursor)
-
-
-def _partial_runs_and_blocking_checks(dirs, definitions, instance, settings, cursor):
+def test_automation_carries_a_partial_run_and_respects_blocking_checks(automated):
+    dirs, definitions, instance, settings, cursor = automated  # everything built, as by the daemon
     job = definitions.resolve_implicit_global_asset_job_def()
     checks = {c for c in definitions.resolve_asset_graph().asset_check_keys}
 

@@ -12,16 +12,13 @@ import hashlib
 import os
 import shutil
 import time
-import warnings
 from datetime import datetime
 from pathlib import Path
 
 import dagster as dg
 import pytest
 
-from tests.automation_runner import automated_copy, evaluate, requested, tick
-from tests.pipeline_runner import make_dirs, pipeline_env
-from tests.small_raw import write_small_raw
+from tests.automation_runner import evaluate, requested, small_world, tick
 
 pytestmark = pytest.mark.slow
 
@@ -39,24 +36,9 @@ PRICE_MARTS = {"price_history", "report_dates", "cost_to_train", "cheapest_offer
                "report_data", "published_report"}
 
 
-def _load():
-    from pipelines.definitions import defs
-    from pipelines.defs.resources import PipelineSettings
-
-    return defs(), PipelineSettings.from_env()
-
-
-@pytest.fixture
-def env(tmp_path_factory, tmp_path):
-    """(dirs, definitions, instance, settings, automation cursor) of a copy of the small data set built by
-    automation."""
-    with automated_copy(tmp_path_factory, tmp_path / "w") as world:
-        yield world
-
-
-def after_change(env) -> set[str]:
+def after_change(automated) -> set[str]:
     """Tick, then evaluate automation: what Dagster requests."""
-    _, definitions, instance, settings, cursor = env
+    _, definitions, instance, settings, cursor = automated
     tick(definitions, instance, settings)
     return requested(evaluate(definitions, instance, cursor))
 
@@ -65,33 +47,28 @@ def test_the_first_build_waits_for_the_coverage_check(tmp_path):
     """On an empty instance: the first tick observes every input; automation requests every staging asset and the
     checks, and what reads stg_comparisons only once its blocking coverage check passed (the next tick: Dagster
     evaluates that check, which reads most of the staging, after the marts)."""
-    dirs = make_dirs(tmp_path, raw_source=None)
-    write_small_raw(dirs.raw)
-    with pipeline_env(dirs), warnings.catch_warnings():
-        warnings.simplefilter("ignore", dg.BetaWarning)
-        definitions, settings = _load()
-        with dg.DagsterInstance.ephemeral() as instance:
-            before = evaluate(definitions, instance)
-            assert not before.total_requested  # nothing observed yet: every input is missing
-            observed = tick(definitions, instance, settings).skip_reason.skip_message
-            assert "raw_prices" in observed and "today" in observed
-            first = requested(evaluate(definitions, instance, before.cursor))
+    with small_world(tmp_path) as (_, definitions, instance, settings):
+        before = evaluate(definitions, instance)
+        assert not before.total_requested  # nothing observed yet: every input is missing
+        observed = tick(definitions, instance, settings).skip_reason.skip_message
+        assert "raw_prices" in observed and "today" in observed
+        first = requested(evaluate(definitions, instance, before.cursor))
     graph = definitions.resolve_asset_graph()
     staging = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).group_name == "staging"}
     assert staging <= first and CHECKS <= first
     assert not first & {"report_dates", "cost_to_train", "report_html", "report_pdf", "published_report"}
 
 
-def test_no_change_records_nothing_and_requests_nothing(env):
-    _, definitions, instance, settings, cursor = env
+def test_no_change_records_nothing_and_requests_nothing(automated):
+    _, definitions, instance, settings, cursor = automated
     result = tick(definitions, instance, settings)
     assert not result.run_requests
     assert "no raw input changed" in result.skip_reason.skip_message
     assert not evaluate(definitions, instance, cursor).total_requested
 
 
-def test_the_observed_version_is_the_content_hash(env):
-    dirs, _, instance, _, _ = env
+def test_the_observed_version_is_the_content_hash(automated):
+    dirs, _, instance, _, _ = automated
     record = instance.get_latest_data_version_record(dg.AssetKey("raw_throughput"), is_source=True)
     version = record.asset_observation.data_version
     # by hand: the fingerprint of a folder is sha256 over "<name>\0<sha256 of bytes>\n" per file, by name
@@ -100,8 +77,8 @@ def test_the_observed_version_is_the_content_hash(env):
     assert version == hashlib.sha256(lines).hexdigest()[: len(version)]
 
 
-def test_a_changed_price_requests_the_price_staging_and_its_checks_only(env):
-    dirs, definitions, instance, settings, cursor = env
+def test_a_changed_price_requests_the_price_staging_and_its_checks_only(automated):
+    dirs, definitions, instance, settings, cursor = automated
     path = dirs.raw / "prices" / "p2.csv"
     path.write_text(path.read_text().replace("aws,us-east-1,big.8x,", "aws,us-east-1,big.8x,1", 1))
     assert "raw_prices" in tick(definitions, instance, settings).skip_reason.skip_message
@@ -119,8 +96,8 @@ def test_a_changed_price_requests_the_price_staging_and_its_checks_only(env):
     assert not evaluate(definitions, instance, first.cursor).total_requested
 
 
-def test_a_touched_file_with_the_same_bytes_is_no_change(env):
-    dirs, definitions, instance, settings, cursor = env
+def test_a_touched_file_with_the_same_bytes_is_no_change(automated):
+    dirs, definitions, instance, settings, cursor = automated
     later = time.time() + 3600
     for path in (dirs.raw / "prices").iterdir():
         os.utime(path, (later, later))
@@ -129,57 +106,57 @@ def test_a_touched_file_with_the_same_bytes_is_no_change(env):
     assert not evaluate(definitions, instance, cursor).total_requested
 
 
-def test_a_new_price_file_is_a_change(env):
-    dirs = env[0]
+def test_a_new_price_file_is_a_change(automated):
+    dirs = automated[0]
     (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\n"
         "aws,us-east-1,small.8x,18.00,2024-09-01,test snapshot\n")
-    assert after_change(env) == PRICE_STAGING | CHECKS | PRICE_MARTS
+    assert after_change(automated) == PRICE_STAGING | CHECKS | PRICE_MARTS
 
 
-def test_a_deleted_price_file_is_a_change(env):
-    dirs = env[0]
+def test_a_deleted_price_file_is_a_change(automated):
+    dirs = automated[0]
     (dirs.raw / "prices" / "p1.csv").unlink()
-    assert after_change(env) == PRICE_STAGING | CHECKS | PRICE_MARTS
+    assert after_change(automated) == PRICE_STAGING | CHECKS | PRICE_MARTS
 
 
-def test_a_new_catalog_folder_is_a_price_change(env):
-    dirs = env[0]
+def test_a_new_catalog_folder_is_a_price_change(automated):
+    dirs = automated[0]
     folder = dirs.raw / "prices" / "skypilot_2024-05-01" / "lambda"
     folder.mkdir(parents=True)
     shutil.copy(Path(__file__).resolve().parents[1] / "raw" / "prices" / "skypilot_2026-12-04" / "lambda" / "vms.csv",
                 folder / "vms.csv")
-    assert {"stg_catalog_offers", "stg_instances", "stg_prices"} <= after_change(env)
+    assert {"stg_catalog_offers", "stg_instances", "stg_prices"} <= after_change(automated)
 
 
-def test_a_change_in_results_rebuilds_results_not_prices(env):
-    dirs = env[0]
+def test_a_change_in_results_rebuilds_results_not_prices(automated):
+    dirs = automated[0]
     path = dirs.raw / "results" / "summary.csv"
     path.write_bytes(path.read_bytes() + b"\n")
-    got = after_change(env)
+    got = after_change(automated)
     assert "stg_results" in got and "stg_comparisons:comparisons_are_covered" in got
     assert not got & {"stg_prices", "stg_systems", "stg_instances", "stg_mappings", "price_history"}
 
 
-def test_two_folders_changed_give_one_request(env):
-    dirs = env[0]
+def test_two_folders_changed_give_one_request(automated):
+    dirs = automated[0]
     (dirs.raw / "prices" / "p1.csv").unlink()
     (dirs.raw / "systems" / "sysB.json").write_text((dirs.raw / "systems" / "sysB.json").read_text() + "\n")
-    got = after_change(env)
+    got = after_change(automated)
     assert {"stg_prices", "stg_systems"} <= got
 
 
-def test_a_new_day_rebuilds_what_reads_the_day(env, monkeypatch):
+def test_a_new_day_rebuilds_what_reads_the_day(automated, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2030, 1, 2).timestamp())))
-    got = after_change(env)
-    graph = env[1].resolve_asset_graph()
+    got = after_change(automated)
+    graph = automated[1].resolve_asset_graph()
     staging = {k.to_user_string() for k in graph.get(dg.AssetKey("today")).child_keys
                if graph.get(k).group_name == "staging"}
     assert len(staging) > 10 and staging <= got
 
 
-def test_a_new_code_version_rebuilds_that_asset(env):
-    _, definitions, instance, settings, cursor = env
+def test_a_new_code_version_rebuilds_that_asset(automated):
+    _, definitions, instance, settings, cursor = automated
     tick(definitions, instance, settings)
     assert not evaluate(definitions, instance, cursor).total_requested
     edited = definitions.permissive_map_resolved_asset_specs(
@@ -188,11 +165,11 @@ def test_a_new_code_version_rebuilds_that_asset(env):
     assert "stg_pue" in got and "stg_prices" not in got
 
 
-def test_the_daily_schedule_only_fetches(env):
+def test_the_daily_schedule_only_fetches(automated):
     """The fetch alone, at 06:00 UTC: the sensor then observes the new files and automation builds."""
     from pipelines.defs.automation import daily_report_schedule
 
-    definitions = env[1]
+    definitions = automated[1]
     assert daily_report_schedule.cron_schedule == "0 6 * * *"
     job = definitions.get_repository_def().get_job(daily_report_schedule.job_name)
     assert {k.to_user_string() for k in job.asset_layer.selected_asset_keys} == {"fetched_price_files"}
