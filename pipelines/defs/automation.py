@@ -66,9 +66,9 @@ def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSe
     changed = observe_inputs(context.instance, settings, keys)
     if not changed:
         return dg.SensorResult(skip_reason="no raw input changed since its last observation")
-    context.log.info(f"new data versions observed: {', '.join(changed)}; regenerate_automation rebuilds what reads them")
-    return dg.SensorResult(skip_reason=f"observed new data versions of {', '.join(changed)}: "
-                                       "regenerate_automation rebuilds what reads them")
+    said = f"observed new data versions of {', '.join(changed)}: regenerate_automation rebuilds what reads them"
+    context.log.info(said)
+    return dg.SensorResult(skip_reason=said)
 
 
 @dg.sensor(
