@@ -96,6 +96,26 @@ def test_a_changed_price_requests_the_price_staging_and_its_checks_only(automate
     assert not evaluate(definitions, instance, first.cursor).total_requested
 
 
+def test_a_change_right_after_a_run_still_rebuilds_everything_it_feeds(automated):
+    """A run ends (here the report's, as a run the daemon started before, or `make report`) and a price file
+    changes before automation's next evaluation: that evaluation sees the report's documents updated and their
+    inputs about to be rebuilt at once. The documents go in the same run as the HTML they are laid out from (the
+    PDF and the publishing step read the run's own build folder): Dagster's since_last_handled() counts their own
+    update as handling the rebuild requested in the same tick, the daemon then left them out (seen in CI), and a
+    second run failed on a missing report.html."""
+    from tests.automation_runner import QUIET
+
+    dirs, definitions, instance, settings, cursor = automated
+    report = ["report_html", "report_pdf", "report_data", "published_report"]
+    job = definitions.resolve_implicit_global_asset_job_def().get_subset(
+        asset_selection={dg.AssetKey(name) for name in report})
+    assert job.execute_in_process(instance=instance, run_config=QUIET, raise_on_error=False).success
+    (dirs.raw / "prices" / "on_demand_2024-09-01.csv").write_text(
+        "provider,region,instance_type,usd_per_hour,as_of,source\n"
+        "aws,us-east-1,small.8x,18.00,2024-09-01,test snapshot\n")
+    assert after_change(automated) == PRICE_STAGING | CHECKS | PRICE_MARTS
+
+
 def test_a_touched_file_with_the_same_bytes_is_no_change(automated):
     dirs, definitions, instance, settings, cursor = automated
     later = time.time() + 3600

@@ -290,6 +290,18 @@ def wait_for_runs(port: int, published: Path, timeout: float) -> list[dict]:
         time.sleep(2)
 
 
+STEP_FAILURES = """query ($runId: ID!) { logsForRun(runId: $runId) { ... on EventConnection { events {
+  ... on ExecutionStepFailureEvent { stepKey error { message } } } } } }"""
+
+
+def failures(port: int, run: dict) -> list[str]:
+    """A failed run's step failures, "step: message" (what the run page opens on)."""
+    if run["status"] != "FAILURE":
+        return []
+    events = graphql_vars(port, STEP_FAILURES, {"runId": run["runId"]})["logsForRun"]["events"]
+    return [f"{e['stepKey']}: {e['error']['message'].strip()[:300]}" for e in events if e.get("stepKey")]
+
+
 def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
     """The daemon path for real: the sensor observes the inputs, automation builds everything (the marts behind the
     coverage check in a second run, once it passed), checks show their results, a new price file rebuilds the
@@ -312,7 +324,8 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         runs = wait_for_runs(ui.port, dirs.reports / "2024-09-01" / "report.html", 300)
         known = {r["runId"] for r in first}
         new = [r for r in runs if r["runId"] not in known]
-        shown = [(r["status"], sorted("/".join(k["path"]) for k in r["assetSelection"])) for r in new]
+        shown = [(r["status"], sorted("/".join(k["path"]) for k in r["assetSelection"]), failures(ui.port, r))
+                 for r in new]
         # one run; at times two, the marts behind the coverage check in the second (the daemon's evaluation then
         # did not count that check as passed: tests/test_sensor.py shows the single request in process)
         assert 1 <= len(new) <= 2 and all(r["status"] == "SUCCESS" for r in new), shown

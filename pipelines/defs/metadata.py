@@ -23,17 +23,23 @@ WAREHOUSE_TAG = {"pipelines/warehouse": "write"}
 # code_version_changed() added (eager() ignores new code) and with what is missing when automation first evaluates
 # it (eager() builds only what goes missing later: a new instance would never get its first report), never on top
 # of a failed blocking check (eager() ignores those too). What one tick requests goes in one run.
+# What an input requested in this tick feeds is requested with it, outside since_last_handled(): that operator
+# lets the asset's own update in the same tick's window (a run that ended just before) cancel the request, and the
+# report's PDF and publishing step then went to a later run without the HTML of their run's build folder.
 _A = dg.AutomationCondition
 _MISSING_AT_START = (_A.missing() & _A.initial_evaluation()).with_label("missing when automation started")
+_WITH_ITS_INPUTS = _A.any_deps_match(_A.will_be_requested()).with_label("an input is rebuilt in this tick")
 _NOT_NOW = ~_A.any_deps_missing() & ~_A.any_deps_in_progress() & ~_A.in_progress()
 REGENERATE = (
-    ((_A.newly_missing() | _A.any_deps_updated() | _A.code_version_changed()).since_last_handled() | _MISSING_AT_START)
+    ((_A.newly_missing() | _A.any_deps_updated() | _A.code_version_changed()).since_last_handled()
+     | _WITH_ITS_INPUTS | _MISSING_AT_START)
     & _NOT_NOW & _A.all_deps_blocking_checks_passed()
 ).with_label("stale or missing, blocking checks passed")
 # Every asset check, the same way (a check has no code version of its own): evaluated in the run that rebuilds what
 # it reads, where a blocking check stops what reads its asset.
 RECHECK = (
-    ((_A.newly_missing() | _A.any_deps_updated()).since_last_handled() | _MISSING_AT_START) & _NOT_NOW
+    ((_A.newly_missing() | _A.any_deps_updated()).since_last_handled() | _WITH_ITS_INPUTS | _MISSING_AT_START)
+    & _NOT_NOW
 ).with_label("what it reads changed, or never run")
 
 
