@@ -16,9 +16,10 @@ Who starts what, so that Dagster's stale status is the only judge and one change
   automation's cursor makes each new version count once: a second tick never runs the same change again, and a
   run that already built an asset and what reads it (`make report`'s) leaves automation nothing to do.
   What reads stg_comparisons follows in a second run, once its coverage check passed, when that check's last
-  result is not a pass: on the first build, after the check failed (Dagster evaluates the check, which reads most
-  of the staging, after the marts, so it cannot count it as requested in the same tick), and at times in the
-  daemon right after a run (its tick then did not count the check as passed; measured in test_ui_smoke).
+  result is not a pass: on the first build and after the check failed (Dagster evaluates the check, which reads
+  most of the staging, after the marts, so it cannot count it as requested in the same tick).
+  What an input rebuilt in a tick feeds is requested in that tick even when it was itself updated since the last
+  tick (a run that ended just before): the report's PDF and publishing step read the HTML of their own run.
 * ``daily_report_schedule`` (06:00 UTC) fetches today's prices (``fetched_price_files``, the only way it
   downloads); the sensor then observes the new files and automation builds what reads them. A new day is the
   ``today`` observation: what reads the day is rebuilt once.
