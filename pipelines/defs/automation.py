@@ -24,7 +24,7 @@ Who starts what, so that Dagster's stale status is the only judge and one change
   downloads); the sensor then observes the new files and automation builds what reads them. A new day is the
   ``today`` observation: what reads the day is rebuilt once.
 
-The atlas's round partitions are scored by mlperf_rounds_sensor (defs/mlperf/sensor.py).
+The atlas's round partitions are scored by mlperf_rounds_sensor (defs/mlperf/sensor.py says why a sensor).
 """
 
 from __future__ import annotations

@@ -1,11 +1,18 @@
 """The atlas on its own: mlperf_rounds_sensor watches MLPERF_DIR, declarative automation publishes.
 
 * ``mlperf_rounds_sensor`` (every 60 s) lists the training_results_vX.Y folders of MLPERF_DIR:
-  a new folder becomes a partition of ``mlperf_rounds`` (a removed one is deleted), and every
-  round whose fingerprint (git tree ids, or sizes and modification times: no log is read) differs
-  from the one its stored scores were made from gets ONE run of the round assets for that
-  partition. The run key carries the fingerprint, so one change runs once; a round whose run is
-  queued or running is left alone until it ends. Without MLPERF_DIR the sensor only says so.
+  a new folder becomes a partition of ``mlperf_rounds`` (a removed one is deleted), each folder's fingerprint
+  (git tree ids, or sizes and modification times: no log is read) is recorded as the data version of its
+  ``mlperf_corpus`` partition, and every round Dagster reports stale or missing (rounds.rounds_to_score, the
+  same rule `make atlas` uses) gets ONE run of the round assets for that partition. The run key carries the
+  fingerprint, so one change runs once; a round whose run is queued or running is left alone until it ends.
+  Without MLPERF_DIR the sensor only says so.
+* Why this sensor, not an automation condition, starts the round runs: the daemon and `make atlas` score by one
+  rule, Dagster's stale status (what the UI shows as Stale, with its cause) plus the stored file, which Dagster
+  cannot see (a round whose Parquet file is gone is materialized to Dagster and must be scored again all the
+  same); automation conditions decide by what changed between two of their evaluations, a second rule beside
+  it. And round runs write Parquet only, so unlike automation's runs they carry no warehouse tag (many may run
+  at once on Kubernetes, README).
 * The atlas marts and publish assets carry REGENERATE (defs/metadata.py; when MLPERF_DIR is set
   at load): once every round partition is stored and none is in progress, a round that was
   scored again rebuilds and republishes the atlas once (eager waits for missing and in-progress
