@@ -35,12 +35,13 @@ def test_run_command_measures_a_fresh_process_memory_and_fails_loudly(tmp_path):
 
 
 def test_tree_sampling_adds_up_concurrent_workers(tmp_path):
-    # each worker holds its 120 MiB until both hold theirs, then 1 s more (a fixed sleep alone was too short
-    # on a loaded machine: the second could start after the first had ended)
+    # each worker holds its 120 MiB until both hold theirs, then 3 s more (a fixed sleep alone was too short
+    # on a loaded machine: the second could start after the first had ended; and 1 s of overlap was once missed
+    # by the 0.1 s sampler under CI's load)
     child = ("import os, pathlib, sys, time; x = bytearray(120 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); "
              "d = pathlib.Path(sys.argv[1]); (d / str(os.getpid())).touch(); end = time.time() + 120\n"
              "while len(list(d.iterdir())) < 2 and time.time() < end: time.sleep(0.05)\n"
-             "time.sleep(1.0)")
+             "time.sleep(3.0)")
 
     def two(folder: Path) -> list[str]:
         folder.mkdir()
