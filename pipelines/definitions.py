@@ -6,6 +6,8 @@ import dagster as dg
 
 from pipelines import pool_wait
 from pipelines.config import Paths
+from pipelines.defs.metadata import REGENERATE
+from pipelines.defs.regeneration import ATLAS_GROUP, FETCH_ASSET
 from pipelines.defs.versions import with_versions
 
 pool_wait.install()  # every process that runs the jobs loads these definitions
@@ -13,13 +15,19 @@ pool_wait.install()  # every process that runs the jobs loads these definitions
 
 @dg.definitions
 def defs() -> dg.Definitions:
-    return atlas_switch(with_versions(dg.load_from_defs_folder(path_within_project=Path(__file__).parent)))
+    return with_automation(with_versions(dg.load_from_defs_folder(path_within_project=Path(__file__).parent)))
 
 
-def atlas_switch(definitions: dg.Definitions) -> dg.Definitions:
-    """The atlas's assets rebuild on their own only where the atlas is on: without MLPERF_DIR as the definitions
-    load, their automation condition is taken off (each load reads it: a process loading twice gets each its own)."""
-    if Paths.from_env().mlperf_dir is not None:
-        return definitions
-    return definitions.permissive_map_resolved_asset_specs(
-        func=lambda spec: spec.replace_attributes(automation_condition=None), selection=dg.AssetSelection.groups("atlas"))
+def with_automation(definitions: dg.Definitions) -> dg.Definitions:
+    """Every asset below the raw inputs rebuilds on its own (REGENERATE, defs/metadata.py; the checks carry
+    RECHECK where they are declared), but the price fetch (the daily schedule's), the round partitions
+    (mlperf_rounds_sensor's: defs/mlperf/sensor.py says why) and, without MLPERF_DIR as the definitions load, the
+    atlas's assets (each load reads it: a process loading twice gets each its own)."""
+    atlas_on = Paths.from_env().mlperf_dir is not None
+
+    def condition(spec: dg.AssetSpec) -> dg.AssetSpec:
+        off = (spec.key == FETCH_ASSET or spec.partitions_def is not None
+               or (spec.group_name == ATLAS_GROUP and not atlas_on))
+        return spec.replace_attributes(automation_condition=None if off else REGENERATE)
+
+    return definitions.permissive_map_resolved_asset_specs(func=condition, selection=None)

@@ -17,7 +17,8 @@ POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limi
 # do not. A run queue allowing many runs at once (Kubernetes, README) limits this tag to 1.
 WAREHOUSE_TAG = {"pipelines/warehouse": "write"}
 
-# Every asset below the raw inputs (staging, marts, report, and the atlas where it is on) is rebuilt when Dagster would
+# Every asset below the raw inputs (staging, marts, report, and the atlas where it is on: which ones is
+# pipelines/definitions.with_automation's to say) is rebuilt when Dagster would
 # call it stale or missing: an input's data version changed (the raw inputs are observed by raw_files_sensor,
 # defs/automation.py), its own code version changed (defs/versions.py), or it is missing. That is eager() with
 # code_version_changed() added (eager() ignores new code) and with what is missing when automation first evaluates

@@ -12,7 +12,7 @@ import polars as pl
 
 from pipelines.defs.mlperf.rounds import mlperf_dir_or_fail
 from pipelines.defs.report.marts import report_settings
-from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import NORMALIZED_COLUMNS, catalog_rows, normalized_systems
 from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA
@@ -63,16 +63,14 @@ def _rounds(conn, settings: PipelineSettings, asset: str):
 
 
 def atlas_asset(name: str, deps: list[str], description: str, kinds=("duckdb",), pool: str | None = POOL):
-    """An asset of group atlas, rebuilt on its own (REGENERATE) where the atlas is on: the definitions switch the
-    condition off when MLPERF_DIR is not set as they load (pipelines/definitions.py)."""
-    return dg.asset(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=pool, description=description,
-                    automation_condition=REGENERATE)
+    """An asset of group atlas (rebuilt on its own only where the atlas is on: pipelines/definitions.py)."""
+    return dg.asset(name=name, group_name="atlas", kinds=set(kinds), deps=deps, pool=pool, description=description)
 
 
 def atlas_multi_asset(specs: list[tuple[str, list[str], str]], kinds=("duckdb",), pool: str | None = POOL):
     """One step that makes several atlas assets at once: [(name, deps, description)]."""
     return dg.multi_asset(group_name="atlas", pool=pool, specs=[
-        dg.AssetSpec(name, deps=deps, description=description, kinds=set(kinds), automation_condition=REGENERATE)
+        dg.AssetSpec(name, deps=deps, description=description, kinds=set(kinds))
         for name, deps, description in specs])
 
 

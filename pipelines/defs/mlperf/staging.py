@@ -5,7 +5,7 @@ systems' configuration (systems JSON). The trees themselves are scored in mlperf
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.defs.staging import files_in_raw, load_table, relative_to_raw
 from pipelines.domain.mlperf import report_benchmark
@@ -25,7 +25,7 @@ def _report_benchmarks(frame: pl.DataFrame) -> pl.DataFrame:
             .with_columns(pl.col("report_benchmark").alias("benchmark")).drop("report_benchmark"))
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores", "stg_systems"],
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_results", "stg_mlperf_scores", "stg_systems"],
           pool=POOL,
           description="MLPerf times to train, one row per round, system and benchmark: scored from the result trees "
                       "(with run counts) and read from result-summarizer CSVs; a tree's score wins over a CSV's.")
@@ -47,7 +47,7 @@ def stg_results(context: dg.AssetExecutionContext, settings: PipelineSettings) -
     return load_table(context, settings, "stg_results", results_in=frame)
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_systems", "raw_mlperf"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_systems", "raw_mlperf"], pool=POOL,
           description="Configuration of each measured system from its MLPerf systems JSON (systems/ and mlperf/ trees).")
 @input_errors_as_failures
 def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:

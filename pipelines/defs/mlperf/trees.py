@@ -5,7 +5,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.mlperf.tree import RUNS_ORDER, RUNS_SCHEMA, SCORES_ORDER, SCORES_SCHEMA, score_trees, stored
 from pipelines.ingest.report_config import mlperf_tree_roots
@@ -21,10 +21,8 @@ def _shown(root: Path, raw: Path) -> str:
     pool=POOL,
     specs=[
         dg.AssetSpec("stg_mlperf_runs", kinds={"duckdb", "polars"}, deps=["raw_mlperf", "raw_report_config"],
-                     automation_condition=REGENERATE,
                      description="Every MLPerf result file in the trees: minutes, status, and why a run was dropped."),
         dg.AssetSpec("stg_mlperf_scores", kinds={"duckdb", "polars"}, deps=["raw_mlperf", "raw_report_config"],
-                     automation_condition=REGENERATE,
                      description="MLPerf scores from the trees, by the official rules of each round: olympic mean of "
                                  "the required runs, at most one failed run (four for unet3d), scaling.json applied."),
     ],

@@ -7,7 +7,7 @@ import dagster as dg
 import polars as pl
 
 from pipelines.config import BUNDLED_RAW
-from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures
+from pipelines.defs.metadata import POOL, input_errors_as_failures
 from pipelines.defs.resources import PipelineSettings
 from pipelines.defs.staging import load_table, need_input, public_facts, relative_to_raw
 from pipelines.domain.errors import InputError
@@ -22,7 +22,7 @@ from pipelines.ingest.tables import check_catalog_links, read_instances
 from pipelines.warehouse import read_table, to_polars
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
           description="The accelerator catalog (accelerators.csv): each way systems JSON name an accelerator, its model "
                       "and the cloud model it is priced as.")
 @input_errors_as_failures
@@ -32,7 +32,7 @@ def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettin
     return load_table(context, settings, "stg_accelerators", accelerators_in=relative_to_raw(frame, settings.raw))
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
           description="Board power (TDP) per accelerator model, dated and sourced (the accelerator catalog's "
                       "board_power_* columns): the energy estimate of results without power logs.")
 @input_errors_as_failures
@@ -50,21 +50,21 @@ def _carbon_table(context: dg.AssetExecutionContext, settings: PipelineSettings,
     return load_table(context, settings, f"stg_{name}", **{f"{name}_in": relative_to_raw(frame, settings.raw)})
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
           description="Location-based grid carbon intensity per cloud region (carbon/grid_intensity.csv).")
 @input_errors_as_failures
 def stg_grid_intensity(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     return _carbon_table(context, settings, "grid_intensity", read_grid_intensity)
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,
           description="Data-centre PUE per provider and region (carbon/pue.csv; an empty region: the fleet figure).")
 @input_errors_as_failures
 def stg_pue(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     return _carbon_table(context, settings, "pue", read_pue)
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_accelerator_aliases", "stg_accelerators"],
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "raw_accelerator_aliases", "stg_accelerators"],
           pool=POOL,
           description="Every offer of the public catalogs under prices/ (SkyPilot's skypilot_<date>/<cloud>/vms.csv): "
                       "provider, instance type, the catalog's accelerator name, GPUs per node, memory, form factor "
@@ -93,7 +93,7 @@ def stg_catalog_offers(context: dg.AssetExecutionContext, settings: PipelineSett
     return result
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators", "stg_catalog_offers"],
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_instances", "stg_accelerators", "stg_catalog_offers"],
           pool=POOL,
           description="The one instance catalog: instances.csv's rows and every catalog offer whose accelerator the "
                       "alias table knows (origin says which); its accelerators, GPUs per node and, where stated, "
@@ -110,7 +110,7 @@ def stg_instances(context: dg.AssetExecutionContext, settings: PipelineSettings)
     return load_table(context, settings, "stg_instances", instances_in=relative_to_raw(frame, settings.raw))
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_prices", "stg_instances"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_prices", "stg_instances"], pool=POOL,
           description="The one price book: every price snapshot, from normalized CSVs and the providers' own price "
                       "lists, for the instances of the catalog; one USD price per (provider, region, instance_type, "
                       "pricing option, as_of), with its source and certainty.")

@@ -4,7 +4,7 @@
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import REGENERATE, layout_metadata
+from pipelines.defs.metadata import layout_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.domain.columns import UNPUBLISHED_COLUMNS
 from pipelines.metrics.cost import EXPORT_COLUMNS
@@ -35,7 +35,7 @@ def _tables(settings: PipelineSettings, names: list[str]) -> dict[str, pl.DataFr
         return {name: read_table(conn, name) for name in names}
 
 
-@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=REPORT_TABLES, automation_condition=REGENERATE,
+@dg.asset(group_name="report", kinds={"html", "jinja"}, deps=REPORT_TABLES,
           description="The report as one self-contained HTML page (inline CSS and SVG charts), written to the run's "
                       "build folder; published by published_report.")
 def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
@@ -54,7 +54,7 @@ def report_html(context: dg.AssetExecutionContext, settings: PipelineSettings) -
                                           "charts_pruned": pruned, "published_as": dg.MetadataValue.path(str(published))})
 
 
-@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"], automation_condition=REGENERATE,
+@dg.asset(group_name="report", kinds={"pdf"}, deps=["report_html"],
           description="The report as a tagged PDF (WeasyPrint, PDF/UA-1) from the same HTML: page numbers, table of "
                       "contents, footnotes on the page of their call. Laid out once per content (publish/pdf_parts.py): "
                       "an unchanged report is served from the PDF cache, a changed one starts from the rows the last "
@@ -106,7 +106,6 @@ EXPORTS = {
 
 
 @dg.asset(group_name="report", kinds={"csv", "parquet"}, deps=REPORT_MARTS + EXPORTED_STAGING,
-          automation_condition=REGENERATE,
           description="Every table of the report that has rows as data/<table>.csv and .parquet in the run's build "
                       "folder (a table without rows, such as the MLPerf scores of a data set without result trees, "
                       "is not published; index.html says so).")
@@ -132,7 +131,6 @@ def report_data(context: dg.AssetExecutionContext, settings: PipelineSettings) -
 
 
 @dg.asset(group_name="report", kinds={"python"}, deps=["report_html", "report_pdf", "report_data"],
-          automation_condition=REGENERATE,
           description="Publishes the run's report atomically to REPORTS_DIR/<price date>/ and REPORTS_DIR/latest/, "
                       "and lists it in REPORTS_DIR/index.html. A failed run never replaces a published report.")
 def published_report(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:

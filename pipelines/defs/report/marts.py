@@ -8,7 +8,7 @@ import dagster as dg
 import duckdb
 import polars as pl
 
-from pipelines.defs.metadata import POOL, REGENERATE, table_metadata
+from pipelines.defs.metadata import POOL, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.ingest.accelerators import catalog_rows, model_names, normalized_systems
 from pipelines.ingest.catalog_instances import unknown_accelerators
@@ -37,7 +37,7 @@ def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
 # time_to_train waits for every results-side staging step (systems JSON and the MLPerf trees
 # too), so a run whose systems JSON is bad does not rebuild it from the same run's new results:
 # the warehouse keeps the last good data. Prices stay out, so a price-only run never rebuilds it.
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results", "stg_systems", "stg_mlperf_runs", "stg_throughput"], pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_results", "stg_systems", "stg_mlperf_runs", "stg_throughput"], pool=POOL,
           description="Time to train per measured system and benchmark: the newest round that scored it.")
 def time_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -57,7 +57,6 @@ def report_dates_frame(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, deps=["stg_prices", "stg_report_settings", "stg_comparisons",
                                                               "stg_instances"],
           pool=POOL,
-          automation_condition=REGENERATE,
           description="The report's price date (report.toml, else the newest on-demand snapshot) and the on-demand "
                       "snapshot before it, of the instances the report compares.")
 def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
@@ -66,7 +65,7 @@ def report_dates(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "report_dates")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices"], pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb"}, deps=["stg_prices"], pool=POOL,
           description="Every price snapshot ever loaded (exported as price_history.csv).")
 def price_history(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -113,7 +112,7 @@ def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.Data
                          instances=read_table(conn, "stg_instances"))
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
           deps=["report_dates", "time_to_train", "stg_instances", "stg_mappings", "stg_throughput", "stg_comparisons",
                 "stg_systems", "stg_accelerators", "stg_results", "stg_mlperf_scores", "stg_board_power", "stg_grid_intensity",
                 "stg_pue"],
@@ -130,7 +129,6 @@ def cost_to_train(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "stg_report_settings"],
-          automation_condition=REGENERATE,
           description="The answer per comparison and benchmark: the cheapest offer over every pricing option (with "
                       "its option, cost and time), the cheapest on-demand offer, the fastest offer, and each one's "
                       "savings against the baseline at report.toml's baseline_pricing.")
@@ -143,7 +141,6 @@ def cheapest_offers(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "stg_report_settings"],
-          automation_condition=REGENERATE,
           description="The cheapest of report.toml's pricing options per compared instance: for one training run (the "
                       "least cost to train) and at each of report.toml's runs_per_month (the least monthly bill; a "
                       "commitment bills every hour of the month), and the instance cheapest to train per benchmark.")
@@ -156,7 +153,6 @@ def cheapest_options(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["report_dates", "price_history"],
-          automation_condition=REGENERATE,
           description="Previous and current price of every instance at the report date, and the change in percent.")
 def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -167,7 +163,6 @@ def price_changes(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["cost_to_train", "report_dates"],
-          automation_condition=REGENERATE,
           description="What the price changes since the previous snapshot do to cost to train and to the ranking.")
 def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
@@ -178,7 +173,6 @@ def cost_changes(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["stg_prices", "stg_instances"],
-          automation_condition=REGENERATE,
           description="The market's price index: the cheapest and median USD per accelerator-hour of each current "
                       "accelerator (H100, H200, B200, MI300X, A100 80 GB) at every snapshot date, list and spot apart "
                       "(auction and marketplace offers left out); it grows with each fetch.")
@@ -190,7 +184,6 @@ def price_index(settings: PipelineSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, deps=["stg_catalog_offers"],
-          automation_condition=REGENERATE,
           description="The public catalogs' accelerators that the alias table (accelerator_aliases.csv) does not know: "
                       "their offers are never priced; both methodologies list them.")
 def catalog_unknown_accelerators(settings: PipelineSettings) -> dg.MaterializeResult:
@@ -214,7 +207,7 @@ STAGED_FILES = {  # staging table -> kind shown in the appendix
 }
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "python"}, pool=POOL,
           deps=list(STAGED_FILES) + ["stg_report_settings", "stg_comparisons", "stg_mlperf_scores"],
           description="Every input file the report rests on, with its SHA-256 and the rows taken from it.")
 def input_files(settings: PipelineSettings) -> dg.MaterializeResult:

@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 import polars as pl
 
-from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.report.marts import report_settings
 from pipelines.defs.report.staging import read_report_config
 from pipelines.defs.resources import PipelineSettings
@@ -36,7 +36,7 @@ def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml's described models ([models.<name>]): size, tokens, sequence length, shape, "
                       "kind (pretrain or lora), and the cluster size or deadline to price.")
 @input_errors_as_failures
@@ -48,7 +48,7 @@ def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "stg_models")
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_published_runs"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_published_runs"], pool=POOL,
           description="Public training runs with published accelerator-hours and their sources "
                       "(published_runs.csv; the project's when the data set has none): the calibration's runs.")
 @input_errors_as_failures
@@ -60,7 +60,7 @@ def stg_published_runs(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "stg_published_runs")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
           deps=["stg_results", "stg_systems", "stg_accelerators"],
           description="Achieved model FLOP/s per accelerator of every closed-division MLPerf LLM result (GPT-3, "
                       "Llama 3.1 405B/8B, Llama 2 70B LoRA): 6·N·tokens (LoRA 4·N·tokens) / (time x accelerators), "
@@ -83,7 +83,7 @@ def offers_frame(conn: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return compute_offers(prices, read_table(conn, "stg_instances"), list(settings.priced_options))
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
           deps=["report_dates", "stg_prices", "stg_instances", "stg_report_settings"],
           description="Every offer of the whole market (every provider, region and instance with accelerators) "
                       "under every pricing option the report shows, at the report's price date, with the user's "
@@ -99,7 +99,7 @@ def _models_and_inputs(conn: duckdb.DuckDBPyConnection) -> tuple[list[DescribedM
             read_table(conn, "priced_offers"))
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
           deps=["stg_models", "llm_throughput", "priced_offers"],
           description="Each described model on every offer whose accelerator has an MLPerf LLM result: the basis "
                       "results, accelerator-hours (median, least, greatest), wall-clock hours and cost under every "
@@ -112,7 +112,7 @@ def model_estimates(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "model_estimates")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
           deps=["stg_models", "llm_throughput", "priced_offers"],
           description="The accelerators of the priced offers that no described model is priced on, and why (no "
                       "closed-division MLPerf LLM result of the model's kind on them).")
@@ -124,7 +124,7 @@ def model_not_priced(settings: PipelineSettings) -> dg.MaterializeResult:
         return _done(conn, "model_not_priced")
 
 
-@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL, automation_condition=REGENERATE,
+@dg.asset(group_name="marts", kinds={"duckdb", "polars"}, pool=POOL,
           deps=["stg_published_runs", "llm_throughput"],
           description="Published training runs estimated as described models: estimated / published "
                       "accelerator-hours (exported as model_calibration.csv).")

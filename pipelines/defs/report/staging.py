@@ -7,7 +7,7 @@ stg_report_settings by its key, for the regions bought in.)"""
 import dagster as dg
 import polars as pl
 
-from pipelines.defs.metadata import POOL, REGENERATE, input_errors_as_failures, table_metadata
+from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
 from pipelines.defs.staging import files_in_raw, load_table, need_input, relative_to_raw
 from pipelines.domain.errors import InputError
@@ -16,7 +16,7 @@ from pipelines.ingest.tables import read_mappings, read_throughput, with_same_ac
 from pipelines.warehouse import create_table, read_table
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_mappings", "stg_instances"],
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mappings", "stg_instances"],
           pool=POOL,
           description="Measured system per instance and benchmark (mappings.csv), and for an instance without "
                       "a row the mapping of an instance with the same accelerators (derived_from says which), typed.")
@@ -30,7 +30,7 @@ def stg_mappings(context: dg.AssetExecutionContext, settings: PipelineSettings) 
     return load_table(context, settings, "stg_mappings", mappings_in=relative_to_raw(frame, settings.raw))
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_throughput"], pool=POOL,
           description="Throughput a team measured itself (samples per second), typed.")
 @input_errors_as_failures
 def stg_throughput(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
@@ -51,7 +51,7 @@ def read_report_config(settings: PipelineSettings):
     return path, parse_report_config(path)
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml: the comparisons, one row per comparison, instance and benchmark.")
 @input_errors_as_failures
 def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
@@ -75,7 +75,7 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
     return dg.MaterializeResult(metadata=meta)
 
 
-@dg.asset(group_name="staging", automation_condition=REGENERATE, kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
+@dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, the "
                       "region bought in per provider (the report's and the atlas's), the pricing options shown, "
                       "the baseline's pricing, the user's discounts, the break-even's runs a month and the "
