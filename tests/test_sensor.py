@@ -18,7 +18,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from tests.automation_runner import evaluate, requested, small_world, tick
+from tests.automation_runner import QUIET, evaluate, requested, small_world, tick
 
 pytestmark = pytest.mark.slow
 
@@ -103,8 +103,6 @@ def test_a_change_right_after_a_run_still_rebuilds_everything_it_feeds(automated
     PDF and the publishing step read the run's own build folder): Dagster's since_last_handled() counts their own
     update as handling the rebuild requested in the same tick, the daemon then left them out (seen in CI), and a
     second run failed on a missing report.html."""
-    from tests.automation_runner import QUIET
-
     dirs, definitions, instance, settings, cursor = automated
     report = ["report_html", "report_pdf", "report_data", "published_report"]
     job = definitions.resolve_implicit_global_asset_job_def().get_subset(
