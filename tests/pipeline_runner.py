@@ -140,10 +140,11 @@ def published_layout(dirs: RunDirs) -> dict:
     return json.loads(facts.read_text(encoding="utf-8"))
 
 
-def published_breaks(dirs: RunDirs) -> tuple[str, ...]:
-    """The rows the layout of the run's report PDF started on new pages: a layout of the same HTML given them
-    needs one pass, not two."""
-    return tuple(published_layout(dirs)["breaks"])
+def published_hints(dirs: RunDirs) -> tuple[tuple[str, ...], dict[str, int]]:
+    """What the layout of the run's report PDF found: the rows it started on new pages and the pages its links
+    show. A layout of the same HTML given them needs one pass, not three."""
+    layout = published_layout(dirs)
+    return tuple(layout["breaks"]), layout["page_numbers"]
 
 
 def built_report(dirs: RunDirs, result) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from pipelines.publish.pdf_parts import GENERATED, WORKER_NICENESS, PdfCache, Printed, Printing, pdf_process
+from pipelines.publish.pdf_parts import GENERATED, WORKER_NICENESS, Hints, PdfCache, Printed, Printing, pdf_process
 
 DAY = date(2026, 8, 20)
 
@@ -64,14 +64,14 @@ def test_a_changed_document_starts_from_the_rows_its_last_layout_moved(tmp_path)
     cache = PdfCache(tmp_path / "pdf")
     first = table("$21.96")
     cache.remember("a.pdf", Printed(b"%PDF-", ("tab-1/2",), 2, 2), first)  # as a two-layout print would leave it
-    assert PdfCache(tmp_path / "pdf").hints("a.pdf", table("$19.50")) == ("tab-1/2",)
-    assert PdfCache(tmp_path / "pdf").hints("a.pdf", table("$19.50", extra_rows=1)) == ()
-    assert PdfCache(tmp_path / "pdf").hints("b.pdf", first) == ()
+    assert PdfCache(tmp_path / "pdf").hints("a.pdf", table("$19.50")).breaks == ("tab-1/2",)
+    assert PdfCache(tmp_path / "pdf").hints("a.pdf", table("$19.50", extra_rows=1)).breaks == ()
+    assert PdfCache(tmp_path / "pdf").hints("b.pdf", first) == Hints()
     with Printing({"a.pdf": table("$19.50")}, DAY, PdfCache(tmp_path / "pdf")) as printing:
         printed = printing.result()["a.pdf"]
     assert (printed.breaks, printed.layouts, printed.pages) == (("tab-1/2",), 1, 2)  # row 2 on page 2, at once
     assert "$19.50" in text_of(printed.pdf)
-    assert PdfCache(None).hints("a.pdf", first) == ()
+    assert PdfCache(None).hints("a.pdf", first) == Hints()
 
 
 def test_nothing_to_lay_out_starts_no_process(tmp_path):

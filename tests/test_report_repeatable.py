@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from tests.pipeline_runner import published_breaks
+from tests.pipeline_runner import published_hints
 from tests.shared_builds import built_once
 
 
@@ -39,22 +39,23 @@ charts = ChartCache(Path(sys.argv[4])) if len(sys.argv) > 4 else None
 html = render_html(report_context(tables, charts))
 out = Path(sys.argv[2])
 (out / "report.html").write_text(html, encoding="utf-8")
-breaks = json.loads(sys.argv[3])
-if breaks is not None:
-    laid = lay_out(html, breaks=tuple(breaks))
+hints = json.loads(sys.argv[3])
+if hints is not None:
+    laid = lay_out(html, breaks=tuple(hints["breaks"]), page_numbers=hints["page_numbers"])
     (out / "report.pdf").write_bytes(pdf_bytes(laid.document, created=tables["report_dates"]["price_date"][0]))
+    (out / "layouts").write_text(str(laid.layouts))
 """
 
 
-def _rebuild(warehouse: Path, out: Path, epoch: str, breaks: tuple[str, ...] | None = (),
+def _rebuild(warehouse: Path, out: Path, epoch: str, hints: dict | None = None,
              charts: Path | None = None) -> tuple[str, bytes | None]:
-    """The report rebuilt from the warehouse in a fresh process; laid out from scratch, from `breaks` (the rows
-    the published layout moved to new pages: one layout instead of two), or with breaks None not printed; its
-    charts drawn, or served from the chart cache folder `charts`."""
+    """The report rebuilt from the warehouse in a fresh process; laid out from `hints` (lay_out's breaks and
+    page_numbers: what the published layout found, so one layout instead of three), or with hints None not
+    printed; its charts drawn, or served from the chart cache folder `charts`."""
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "SOURCE_DATE_EPOCH": epoch, "PYTHONHASHSEED": "random"}
     subprocess.run([sys.executable, "-c", REBUILD, str(warehouse), str(out),
-                    json.dumps(None if breaks is None else list(breaks)),
+                    json.dumps(hints),
                     *([str(charts)] if charts else [])], env=env, check=True, timeout=600)
     pdf = out / "report.pdf"
     return (out / "report.html").read_text(encoding="utf-8"), pdf.read_bytes() if pdf.exists() else None
@@ -63,23 +64,26 @@ def _rebuild(warehouse: Path, out: Path, epoch: str, breaks: tuple[str, ...] | N
 @pytest.fixture(scope="module")
 def rebuilt(bundled_run, tmp_path_factory):
     """The bundled report rebuilt in a fresh process, once per session: its charts drawn again, laid out once
-    from the rows the published layout (two passes from scratch) moved to new pages, as the PDF cache's hints
-    lay out a changed report. The same bytes show both that nothing random reaches the files and that one
-    hinted pass gives the two passes' PDF."""
+    from what the published layout (three passes from scratch) found, as the PDF cache's hints lay out a changed
+    report. The same bytes show both that nothing random reaches the files and that one hinted pass gives the
+    passes' PDF."""
+    breaks, page_numbers = published_hints(bundled_run)
+    hints = {"breaks": list(breaks), "page_numbers": page_numbers}
     folder = built_once(tmp_path_factory, "rebuilt", lambda out: _rebuild(bundled_run.warehouse, out, "1764374400",
-                                                                          published_breaks(bundled_run)))
-    return (folder / "report.html").read_text(encoding="utf-8"), (folder / "report.pdf").read_bytes()
+                                                                          hints))
+    return folder
 
 
 def test_html_and_pdf_are_byte_identical_when_rebuilt(bundled_run, rebuilt):
     published = bundled_run.reports / "latest"
-    html, pdf = rebuilt
+    html, pdf = (rebuilt / "report.html").read_text(encoding="utf-8"), (rebuilt / "report.pdf").read_bytes()
+    assert (rebuilt / "layouts").read_text() == "1"  # from the published layout's rows and page numbers
     assert html.encode("utf-8") == (published / "report.html").read_bytes()
     assert pdf == (published / "report.pdf").read_bytes()
 
 
 def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
-    _, pdf = rebuilt
+    pdf = (rebuilt / "report.pdf").read_bytes()
     (tmp_path / "r.pdf").write_bytes(pdf)
     reader = PdfReader(tmp_path / "r.pdf")
     assert reader.metadata["/CreationDate"].startswith("D:20261206000000")  # BUNDLED_PRICE_DATE
@@ -89,7 +93,7 @@ def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
 
 
 def test_only_the_generation_date_follows_source_date_epoch(bundled_run, rebuilt, tmp_path):
-    html, pdf = rebuilt
+    html, pdf = (rebuilt / "report.html").read_text(encoding="utf-8"), (rebuilt / "report.pdf").read_bytes()
     # the charts (no date on them) from a copy of the published report's chart cache; the rebuild above drew them
     charts = shutil.copytree(bundled_run.warehouse.parent / f"{bundled_run.warehouse.stem}_charts" / "report",
                              tmp_path / "charts")

@@ -7,14 +7,12 @@ from __future__ import annotations
 import re
 
 from pipelines.fingerprint import running_sha256
+from pipelines.publish.page_numbers import anchor_pages
 
 
 def displaced_footnotes(document) -> list[int]:
     """The first footnote of each page that is printed on a later page than its call, in page order."""
-    page_of: dict[str, int] = {}
-    for number, page in enumerate(document.pages):
-        for anchor in page.anchors:
-            page_of.setdefault(anchor, number)
+    page_of = anchor_pages(document)
     calls = sorted(int(a.removeprefix("fncall-")) for a in page_of if a.startswith("fncall-"))
     first: dict[int, int] = {}
     for n in calls:

@@ -7,7 +7,8 @@ local file and no network URL is ever read while printing.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -19,6 +20,7 @@ from weasyprint.urls import URLFetcher
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish.page_breaks import (break_before, displaced_footnotes, row_on_new_page, row_position,
                                           rows_on_new_page)
+from pipelines.publish.page_numbers import UNKNOWN, numbered_targets, printed_pages, with_page_numbers
 from pipelines.publish.render import for_print
 
 
@@ -45,17 +47,19 @@ class TemplatesOnlyFetcher(URLFetcher):
         raise ValueError(f"refused to fetch {url}: only data: URLs and the templates folder are allowed")
 
 
-FOOTNOTE_PASSES = 4  # layouts at most before the last, each moving the rows of displaced notes to new pages
+PASSES = 4  # layouts at most before the last: each moves the rows of displaced notes and writes the pages found
 
 
 @dataclass(frozen=True)
 class Laid:
-    """A laid-out document and the table rows that were made to start a page ("tab-12/3": the body row 3,
-    from 0, of table tab-12), which a later layout of a document of the same shape can take as hints."""
+    """A laid-out document, the table rows that were made to start a page ("tab-12/3": the body row 3, from 0,
+    of table tab-12) and the pages its numbered links show (page_numbers.py): what a later layout of a document
+    of the same shape can take as hints."""
 
     document: Document
     breaks: tuple[str, ...]
     layouts: int
+    page_numbers: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def past_margin(self) -> tuple[str, ...]:
@@ -79,36 +83,45 @@ def tables_past_margin(document: Document) -> tuple[str, ...]:
 
 
 def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None,
-            breaks: tuple[str, ...] = ()) -> Laid:
+            breaks: tuple[str, ...] = (), page_numbers: Mapping[str, int] | None = None) -> Laid:
     """WeasyPrint's laid-out document (pages, each with its anchors) for the tagged PDF.
 
-    WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's
-    footnote area and prints those notes pages later. Where that happened, the rows that call the
-    first such note of each page start a new page, all in one go, and the document is laid out
-    again (each layout of the atlas's digest takes a quarter of a minute: one extra pass, not one per
-    note). `breaks`: rows to start a page from the first layout on (the rows a previous layout of the
-    same document moved: with them one layout usually suffices). Every layout returned is checked."""
+    Laid out again until two things hold, each found in the last layout:
+    - WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's footnote
+      area and prints those notes pages later. Where that happened, the rows that call the first such note of
+      each page start a new page, all in one go (one extra layout, not one per note).
+    - Every numbered link shows the page its target is on (page_numbers.py: written as text, then checked).
+    `breaks` (rows to start a page from the first layout on) and `page_numbers` (the pages to write first) are
+    what a previous layout of the same document found: with them one layout usually suffices. If the passes
+    do not settle, the last layout leaves the numbers to WeasyPrint's own target-counter()."""
     printed = for_print(html)
     for ref in breaks:
         printed = break_before(printed, row_position(printed, ref))
     fetcher = fetcher or TemplatesOnlyFetcher(templates)
+    targets = numbered_targets(printed)
+    if page_numbers is None:  # no layout found them yet
+        numbers = {target: UNKNOWN for target in targets}
+    else:  # a target the last layout did not print (a web-only figure) is left to target-counter()
+        numbers = {target: page for target, page in page_numbers.items() if target in targets}
 
     def layout(text: str) -> Document:
         return HTML(string=text, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
 
     moved: set[int] = set()
-    for layouts in range(1, FOOTNOTE_PASSES + 1):
-        document = layout(printed)
+    for layouts in range(1, PASSES + 1):
+        document = layout(with_page_numbers(printed, numbers))
+        found = printed_pages(document, targets)
         notes = [n for n in displaced_footnotes(document) if n not in moved]  # a moved row that did not help stays
         fixed = printed
         for note in notes:
             fixed = row_on_new_page(fixed, f'id="fncall-{note}"')
-        if fixed == printed:  # nothing displaced, or no call in a table row: another layout would be the same
-            return Laid(document, rows_on_new_page(printed), layouts)
+        if fixed == printed and found == numbers:  # nothing more to move (or no call in a table row) and settled
+            return Laid(document, rows_on_new_page(printed), layouts, found)
         moved.update(notes)
-        printed = fixed
+        printed, numbers = fixed, found
         del document  # its pages go before the next layout makes new ones (memory: one layout at a time)
-    return Laid(layout(printed), rows_on_new_page(printed), FOOTNOTE_PASSES + 1)
+    document = layout(printed)
+    return Laid(document, rows_on_new_page(printed), PASSES + 1, printed_pages(document, targets))
 
 
 def render_pdf(html: str, created: date, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | None = None) -> bytes:

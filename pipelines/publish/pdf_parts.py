@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -31,19 +31,29 @@ from pipelines.publish.store import write_atomic
 GENERATED = "@generated-day@"
 WORKERS = 2  # processes laying out at once: the machine's two cores (each holds one document's pages)
 WORKER_NICENESS = 10  # pdf_process's workers yield the CPU to the process that started them
-PRINTING_CODE = ("render.py", "page_breaks.py", "pdf.py")  # what the HTML goes through on its way to a PDF
-HINTS = "hints"  # <cache>/hints/<document>.json: the rows its last layout moved to new pages (PdfCache.hints)
+PRINTING_CODE = ("render.py", "page_breaks.py", "page_numbers.py", "pdf.py")  # what the HTML goes through on its way to a PDF
+HINTS = "hints"  # <cache>/hints/<document>.json: what its last layout found (PdfCache.hints)
 
 
 @dataclass(frozen=True)
 class Printed:
-    """A tagged PDF and how it was laid out (Laid's breaks and layouts, its page count)."""
+    """A tagged PDF and how it was laid out (Laid's breaks, layouts and page numbers, its page count)."""
 
     pdf: bytes
     breaks: tuple[str, ...]
     layouts: int
     pages: int
     past_margin: tuple[str, ...] = ()  # tables that run past the right margin (pdf.tables_past_margin)
+    page_numbers: Mapping[str, int] = field(default_factory=dict)  # the pages its numbered links show
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What the last layout of a document found that a layout of it changed (a new price) can start from
+    (pdf.lay_out): the rows it started on new pages that still hold, and the pages its links showed."""
+
+    breaks: tuple[str, ...] = ()
+    page_numbers: Mapping[str, int] | None = None  # None: none known
 
 
 class PdfCache(FileCache):
@@ -62,34 +72,40 @@ class PdfCache(FileCache):
         if facts is None or pdf is None:
             return None
         laid = json.loads(facts)
-        if not {"breaks", "pages", "past_margin"} <= laid.keys():  # kept by an older version: lay it out again
+        if not {"breaks", "pages", "past_margin", "page_numbers"} <= laid.keys():  # an older version's: lay it out
             return None
         return Printed(pdf, tuple(laid["breaks"]), 0, laid["pages"],  # 0 layouts: none made now
-                       tuple(laid["past_margin"]))
+                       tuple(laid["past_margin"]), laid["page_numbers"])
 
     def keep(self, key: str, printed: Printed) -> None:
         # the PDF first: a facts file is only ever beside a whole PDF
         self.put(key, ".pdf", printed.pdf)
         self.put(key, ".json", json.dumps({"breaks": list(printed.breaks), "pages": printed.pages,
-                                           "past_margin": list(printed.past_margin)}).encode())
+                                           "past_margin": list(printed.past_margin),
+                                           "page_numbers": dict(printed.page_numbers)}).encode())
 
-    def hints(self, name: str, html: str) -> tuple[str, ...]:
-        """The rows the last layout of document `name` started on a new page for their footnotes that still hold
-        for `html` (page_breaks.hints_that_hold): laid out with them at once, a changed document (a new price)
-        usually needs one layout, not two. Kept beside the PDFs, so they outlive a lost run history."""
+    def hints(self, name: str, html: str) -> Hints:
+        """What the last layout of document `name` found, for `html`: the rows it started on a new page for their
+        footnotes that still hold (page_breaks.hints_that_hold) and the pages its links showed. Laid out with them
+        at once, a changed document (a new price) usually needs one layout, not two or three. Kept beside the
+        PDFs, so they outlive a lost run history."""
         if self.folder is None:
-            return ()
+            return Hints()
         try:
             last = json.loads((self.folder / HINTS / f"{name}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return ()
-        return hints_that_hold(last, html)
+            return Hints()
+        numbers = last.get("page_numbers") if isinstance(last, dict) else None
+        if not (isinstance(numbers, dict) and all(isinstance(n, int) for n in numbers.values())):
+            numbers = None
+        return Hints(hints_that_hold(last, html), numbers)
 
     def remember(self, name: str, printed: Printed, html: str) -> None:
-        """Keeps the rows `printed`'s layout of `html` started on new pages, for the next layout of `name`."""
+        """Keeps what `printed`'s layout of `html` found (Hints), for the next layout of `name`."""
         if self.folder is None:
             return
-        path, hints = self.folder / HINTS / f"{name}.json", json.dumps(layout_hints(printed.breaks, html)).encode()
+        path = self.folder / HINTS / f"{name}.json"
+        hints = json.dumps({**layout_hints(printed.breaks, html), "page_numbers": dict(printed.page_numbers)}).encode()
         if not (path.is_file() and path.read_bytes() == hints):
             write_atomic(path, hints)
 
@@ -151,14 +167,14 @@ def print_kept(name: str, html: str, created: date, cache: PdfCache) -> Printed:
     return printed
 
 
-def print_pdf(html: str, created: date, breaks: tuple[str, ...] = ()) -> Printed:
-    """`html` laid out (with `breaks` as hints: see pdf.lay_out) and written as a tagged PDF dated `created`.
+def print_pdf(html: str, created: date, hints: Hints = Hints()) -> Printed:
+    """`html` laid out (from `hints`: see pdf.lay_out) and written as a tagged PDF dated `created`.
     A worker's job: WeasyPrint (~40 MiB and 0.4 s to import) is imported in the workers, not in the caller."""
     from pipelines.publish.pdf import lay_out, pdf_bytes
 
-    laid = lay_out(html, breaks=breaks)
+    laid = lay_out(html, breaks=hints.breaks, page_numbers=hints.page_numbers)
     return Printed(pdf_bytes(laid.document, created), laid.breaks, laid.layouts, len(laid.document.pages),
-                   laid.past_margin)
+                   laid.past_margin, laid.page_numbers)
 
 
 forkserver.preload("pipelines.publish.pdf")  # WeasyPrint, imported by the server the workers fork from

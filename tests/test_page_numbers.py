@@ -1,0 +1,78 @@
+"""Page numbers beside a printed document's links (publish/page_numbers.py, pdf.lay_out): written as text,
+checked against the layout they produced, and right whatever the hints say."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from io import BytesIO
+
+import pytest
+from pypdf import PdfReader
+
+from pipelines.config import TEMPLATES_DIR
+from pipelines.publish import pdf
+from pipelines.publish.page_numbers import numbered_targets, with_page_numbers
+
+CONTENTS = ('<nav class="toc" id="contents"><h2 class="unnumbered">Contents</h2><ol>'
+            '<li><a href="#one"><span class="n">1</span> One</a></li>'
+            '<li><a href="#two"><span class="n">2</span> Two</a></li>'
+            '<li><span class="in-file" data-file="other.pdf"><span class="n">3</span> Elsewhere</span></li></ol></nav>')
+
+
+def document(paragraphs: int = 3) -> str:
+    """Contents on page 1, chapter One on page 2, chapter Two on the page after One's `paragraphs` paragraphs
+    (each 75 mm of A4's 257 mm text height), a cross-reference to Two, a back-reference to One and one to a
+    figure not printed; the report's style sheet (each chapter starts a page)."""
+    filler = "".join(f'<p style="height: 75mm">paragraph {i}</p>' for i in range(paragraphs))
+    css = (TEMPLATES_DIR / "report.css").read_text(encoding="utf-8")
+    return (f'<!DOCTYPE html><html lang="en"><head><title>t</title><style>{css}</style></head><body>'
+            f'{CONTENTS}<main><section class="chapter" id="one"><h2 data-section="1 One">1 One</h2>'
+            f'<p>See <a class="xref" href="#two">chapter 2</a>.</p>{filler}</section>'
+            '<section class="chapter" id="two"><h2 data-section="2 Two">2 Two</h2>'
+            '<p>Back to <a class="backref" href="#one">chapter 1</a>; <a href="#one">a plain link</a>; '
+            '<a class="xref" href="#web-only">a figure not printed</a>.</p>'
+            '<div style="display: none"><p id="web-only">web only</p></div></section></main></body></html>')
+
+
+def printed_numbers(laid) -> tuple[list[str], str, str]:
+    """The page numbers the PDF prints: the contents' two lines, the cross-reference's, the back-reference's."""
+    data = pdf.pdf_bytes(laid.document, created=date(2026, 12, 6))
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages)
+    return (re.findall(r"(?:One|Two)\s*\.+\s*(\d+)", text), re.search(r"chapter 2, page (\d+)", text).group(1),
+            re.search(r"chapter 1 \(p\. (\d+)\)", text).group(1))
+
+
+def test_only_the_links_that_print_a_page_are_numbered():
+    html = document()
+    assert numbered_targets(html) == {"one", "two", "web-only"}  # contents links, xref, backref; not a plain link
+    written = with_page_numbers(html, {"one": 2, "two": 4})
+    assert written.count('data-page="') == 4  # the two contents links, the xref and the backref
+    assert '<a href="#one" data-page="2">' in written and '<a class="xref" href="#two" data-page="4">' in written
+    assert '<a class="backref" href="#one" data-page="2">' in written and '<a href="#one">a plain' in written
+    assert '<a class="xref" href="#web-only">' in written  # no page known: CSS's target-counter() stays
+    assert with_page_numbers(html, {}) == html
+
+
+@pytest.mark.parametrize("paragraphs, two", [(3, 3), (5, 4)])  # 3 thirds fill page 2; 5 reach page 3
+def test_a_layout_from_scratch_prints_every_page_right_in_two_layouts(paragraphs, two):
+    laid = pdf.lay_out(document(paragraphs))
+    assert dict(laid.page_numbers) == {"one": 2, "two": two}  # hand-counted from the paragraphs' heights
+    assert printed_numbers(laid) == ([str(2), str(two)], str(two), "2")
+    assert laid.layouts == 2  # the first with UNKNOWN pages, the second with the pages the first found
+
+
+def test_the_last_layouts_numbers_take_one_layout_and_wrong_ones_are_corrected():
+    html = document(5)
+    assert pdf.lay_out(html, page_numbers={"one": 2, "two": 4}).layouts == 1
+    wrong = pdf.lay_out(html, page_numbers={"one": 7, "two": 1})  # a document that changed since those
+    assert (wrong.layouts, dict(wrong.page_numbers)) == (2, {"one": 2, "two": 4})
+    assert printed_numbers(wrong) == (["2", "4"], "4", "2")
+
+
+def test_numbers_that_do_not_settle_are_left_to_weasyprint(monkeypatch):
+    """After its passes, lay_out hands the numbers to target-counter(): slower, never wrong."""
+    monkeypatch.setattr(pdf, "PASSES", 1)
+    laid = pdf.lay_out(document(5))  # the one pass wrote UNKNOWN
+    assert laid.layouts == 2 and dict(laid.page_numbers) == {"one": 2, "two": 4}
+    assert printed_numbers(laid) == (["2", "4"], "4", "2")
