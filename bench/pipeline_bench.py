@@ -27,7 +27,8 @@ Rows (every run a fresh interpreter, so imports and Dagster's start-up are paid 
    Against one WeasyPrint pass over the same final HTML: a fresh process that imports WeasyPrint, lays out
    the report.html that run published (without its scripts, as the pipeline prints it) and writes the PDF.
    Goal: at most 1.5x (the charts whose points did not move are kept, and the layout starts from the rows
-   the last one moved to new pages for their footnotes: one layout, not two).
+   the last one moved to new pages for their footnotes and the page numbers it found: one layout, not two;
+   the pass leaves the numbers to WeasyPrint's target-counter(), as WeasyPrint alone would).
 4. Scale: a data set 100x the bundled one (bench/gen_scaled_raw.py: 1,000 instances, 3,000
    mappings, 800 systems, ~900 result rows, ~1,600 prices in 13 snapshots, 200 comparisons).
    a) the pipeline without the report (staging, blocking checks, marts: report_job's groups

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish import pdf
-from pipelines.publish.page_numbers import numbered_targets, with_page_numbers
+from pipelines.publish.page_numbers import layout_numbers, numbered_targets, numbers_that_hold, with_page_numbers
 
 CONTENTS = ('<nav class="toc" id="contents"><h2 class="unnumbered">Contents</h2><ol>'
             '<li><a href="#one"><span class="n">1</span> One</a></li>'
@@ -54,25 +54,36 @@ def test_only_the_links_that_print_a_page_are_numbered():
     assert with_page_numbers(html, {}) == html
 
 
-@pytest.mark.parametrize("paragraphs, two", [(3, 3), (5, 4)])  # 3 thirds fill page 2; 5 reach page 3
-def test_a_layout_from_scratch_prints_every_page_right_in_two_layouts(paragraphs, two):
+@pytest.mark.parametrize("paragraphs, two", [(3, 3), (5, 4)])  # 3 paragraphs fit page 2; 5 reach page 3
+def test_a_first_layout_leaves_the_numbers_to_weasyprint_and_keeps_them(paragraphs, two):
     laid = pdf.lay_out(document(paragraphs))
+    assert laid.layouts == 1  # no pages known: target-counter() resolved them
     assert dict(laid.page_numbers) == {"one": 2, "two": two}  # hand-counted from the paragraphs' heights
-    assert printed_numbers(laid) == ([str(2), str(two)], str(two), "2")
-    assert laid.layouts == 2  # the first with UNKNOWN pages, the second with the pages the first found
+    assert printed_numbers(laid) == (["2", str(two)], str(two), "2")
 
 
 def test_the_last_layouts_numbers_take_one_layout_and_wrong_ones_are_corrected():
     html = document(5)
-    assert pdf.lay_out(html, page_numbers={"one": 2, "two": 4}).layouts == 1
+    right = pdf.lay_out(html, page_numbers={"one": 2, "two": 4, "gone": 9})  # a target no longer there is dropped
+    assert (right.layouts, printed_numbers(right)) == (1, (["2", "4"], "4", "2"))
     wrong = pdf.lay_out(html, page_numbers={"one": 7, "two": 1})  # a document that changed since those
     assert (wrong.layouts, dict(wrong.page_numbers)) == (2, {"one": 2, "two": 4})
     assert printed_numbers(wrong) == (["2", "4"], "4", "2")
 
 
 def test_numbers_that_do_not_settle_are_left_to_weasyprint(monkeypatch):
-    """After its passes, lay_out hands the numbers to target-counter(): slower, never wrong."""
+    """After its passes, lay_out hands every number to target-counter(): slower, never wrong."""
     monkeypatch.setattr(pdf, "PASSES", 1)
-    laid = pdf.lay_out(document(5))  # the one pass wrote UNKNOWN
+    laid = pdf.lay_out(document(5), page_numbers={"one": 7, "two": 1})  # the one pass printed wrong pages
     assert laid.layouts == 2 and dict(laid.page_numbers) == {"one": 2, "two": 4}
     assert printed_numbers(laid) == (["2", "4"], "4", "2")
+
+
+def test_kept_numbers_hold_while_the_elements_before_their_targets_do():
+    html = document(5)
+    kept = layout_numbers({"one": 2, "two": 4}, html)
+    assert numbers_that_hold(kept, html.replace("paragraph 3", "paragraph three")) == {"one": 2, "two": 4}  # text
+    more = html.replace('<p style="height: 75mm">paragraph 3', '<p>new</p><p style="height: 75mm">paragraph 3')
+    assert numbers_that_hold(kept, more) == {"one": 2}  # a paragraph before Two: its page is left to the layout
+    assert numbers_that_hold({"page_numbers": {"one": 2}}, html) is None  # an older version's hints: none
+    assert numbers_that_hold(None, html) is None

@@ -2,22 +2,23 @@
 "(p. 40)"), written into the HTML as `data-page` before WeasyPrint lays it out (templates/report.css prints
 them). Plain text work on the page's HTML and a laid-out document's anchors.
 
-Why not CSS's target-counter(): WeasyPrint resolves it by laying out again every page that holds such a link
-until the numbers settle. The report's 81 pages took 259 page layouts and 40 s that way, against 80 and 20 s
-with the numbers written as text. Written numbers are checked against the layout they produced (pdf.lay_out):
-one layout more when they were wrong, none when the last layout's numbers (PdfCache's hints) still hold.
-"""
+Why not only CSS's target-counter(): WeasyPrint resolves it by laying out again every page that holds such a
+link until the numbers settle. A layout of the 81-page report made 259 pages that way (its 661 back-references,
+171 cross-references and the contents) in 37-43 s of CPU, against 82 pages and 24-27 s with the numbers
+written as text. Written numbers are those a previous layout found (pdf.lay_out, PdfCache's hints), and are
+checked against the layout they produced: one layout more when they were wrong."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
+from pipelines.fingerprint import running_sha256
+
 # The links that print their target's page: every link of the contents, and cross-references anywhere
 _CONTENTS = re.compile(r'<nav class="toc".*?</nav>', re.S)
 _CONTENTS_LINK = re.compile(r'<a href="#([^"]+)"')
 _REFERENCE = re.compile(r'<a class="(?:xref|backref)" href="#([^"]+)"')
-UNKNOWN = "00"  # a target's page before any layout found it: two digits, as wide as most pages' numbers
 
 
 def _links(html: str):
@@ -34,9 +35,9 @@ def numbered_targets(html: str) -> set[str]:
     return {target for _, target in _links(html)}
 
 
-def with_page_numbers(html: str, pages: Mapping[str, int | str]) -> str:
-    """`html` with each numbered link's target page as its data-page. A target that `pages` lacks (not printed:
-    a web-only figure) gets none, and CSS falls back to target-counter(), as before."""
+def with_page_numbers(html: str, pages: Mapping[str, int]) -> str:
+    """`html` with each numbered link's target page as its data-page. A link whose target `pages` lacks (not laid
+    out yet, or not printed: a web-only figure) gets none: CSS falls back to target-counter() for it."""
     parts, last = [], 0
     for end, target in sorted(_links(html)):
         if target in pages:
@@ -58,3 +59,36 @@ def anchor_pages(document) -> dict[str, int]:
 def printed_pages(document, targets: set[str]) -> dict[str, int]:
     """The pages of `targets` in `document`, for those it prints."""
     return {anchor: page for anchor, page in anchor_pages(document).items() if anchor in targets}
+
+
+_TAG_OR_ID = re.compile(r'<(\w+)|\sid="([^"]+)"')
+
+
+def structures(html: str, targets: set[str]) -> dict[str, str]:
+    """Per target, a digest of the elements (their tag names, in order) before it. While it holds, the page the
+    target is on usually does too: a new price changes figures in cells, not the rows, paragraphs and notes
+    that fill the pages before it (a guess, checked by the layout: see numbers_that_hold)."""
+    digest, found = running_sha256(), {}
+    for match in _TAG_OR_ID.finditer(html):
+        if match.group(1):
+            digest.update(match.group(1).encode() + b" ")
+        elif match.group(2) in targets and match.group(2) not in found:
+            found[match.group(2)] = digest.hexdigest()
+    return found
+
+
+def layout_numbers(pages: Mapping[str, int], html: str) -> dict:
+    """What to keep of a layout's page numbers for the next layout (numbers_that_hold)."""
+    return {"page_numbers": dict(pages), "structures": structures(html, set(pages))}
+
+
+def numbers_that_hold(last: object, html: str) -> dict[str, int] | None:
+    """The pages of a previous layout (layout_numbers) of the targets whose structure before them `html` still
+    has; None when nothing was kept. The others are left to target-counter() in the next layout."""
+    if not isinstance(last, dict) or not isinstance(last.get("page_numbers"), dict) \
+            or not isinstance(last.get("structures"), dict):
+        return None
+    pages, kept = last["page_numbers"], last["structures"]
+    now = structures(html, set(pages))
+    return {target: page for target, page in pages.items()
+            if isinstance(page, int) and target in now and kept.get(target) == now[target]}

@@ -20,7 +20,7 @@ from weasyprint.urls import URLFetcher
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish.page_breaks import (break_before, displaced_footnotes, row_on_new_page, row_position,
                                           rows_on_new_page)
-from pipelines.publish.page_numbers import UNKNOWN, numbered_targets, printed_pages, with_page_numbers
+from pipelines.publish.page_numbers import numbered_targets, printed_pages, with_page_numbers
 from pipelines.publish.render import for_print
 
 
@@ -90,19 +90,18 @@ def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | No
     - WeasyPrint 70 keeps a table row on its page when the row's footnotes no longer fit the page's footnote
       area and prints those notes pages later. Where that happened, the rows that call the first such note of
       each page start a new page, all in one go (one extra layout, not one per note).
-    - Every numbered link shows the page its target is on (page_numbers.py: written as text, then checked).
-    `breaks` (rows to start a page from the first layout on) and `page_numbers` (the pages to write first) are
-    what a previous layout of the same document found: with them one layout usually suffices. If the passes
-    do not settle, the last layout leaves the numbers to WeasyPrint's own target-counter()."""
+    - Every page number written beside a link (page_numbers.py) is the page its target is on.
+    `breaks` (rows to start a page from the first layout on) and `page_numbers` (the pages to write) are what
+    a previous layout of the same document found: with them one layout usually suffices. A first layout
+    without them leaves the numbers to WeasyPrint's target-counter() (right, but slower: it lays out the
+    pages that hold them again); later layouts write the pages found. If the passes do not settle, the last
+    layout leaves every number to target-counter()."""
     printed = for_print(html)
     for ref in breaks:
         printed = break_before(printed, row_position(printed, ref))
     fetcher = fetcher or TemplatesOnlyFetcher(templates)
     targets = numbered_targets(printed)
-    if page_numbers is None:  # no layout found them yet
-        numbers = {target: UNKNOWN for target in targets}
-    else:  # a target the last layout did not print (a web-only figure) is left to target-counter()
-        numbers = {target: page for target, page in page_numbers.items() if target in targets}
+    numbers = {target: page for target, page in (page_numbers or {}).items() if target in targets}
 
     def layout(text: str) -> Document:
         return HTML(string=text, base_url=str(templates) + "/", url_fetcher=fetcher).render(pdf_variant="pdf/ua-1")
@@ -115,10 +114,14 @@ def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | No
         fixed = printed
         for note in notes:
             fixed = row_on_new_page(fixed, f'id="fncall-{note}"')
-        if fixed == printed and found == numbers:  # nothing more to move (or no call in a table row) and settled
+        settled = all(found.get(target) == page for target, page in numbers.items())  # the rest: target-counter()
+        if fixed == printed and settled:  # nothing more to move (or no call in a table row), every number right
             return Laid(document, rows_on_new_page(printed), layouts, found)
         moved.update(notes)
-        printed, numbers = fixed, found
+        # a row moved to a new page moves what follows it: the pages found after it are left to target-counter()
+        first = min((fixed.rfind("<tr", 0, fixed.find(f'id="fncall-{n}"')) for n in notes), default=len(fixed))
+        numbers = {target: page for target, page in found.items() if fixed.find(f'id="{target}"') < first}
+        printed = fixed
         del document  # its pages go before the next layout makes new ones (memory: one layout at a time)
     document = layout(printed)
     return Laid(document, rows_on_new_page(printed), PASSES + 1, printed_pages(document, targets))

@@ -24,6 +24,7 @@ from pipelines import forkserver
 from pipelines.fingerprint import code_version
 from pipelines.publish.file_cache import FileCache
 from pipelines.publish.page_breaks import hints_that_hold, layout_hints
+from pipelines.publish.page_numbers import layout_numbers, numbers_that_hold
 from pipelines.publish.store import write_atomic
 
 # Where a document says the day it was generated: left out of its key and filled in when it is laid out,
@@ -86,7 +87,8 @@ class PdfCache(FileCache):
 
     def hints(self, name: str, html: str) -> Hints:
         """What the last layout of document `name` found, for `html`: the rows it started on a new page for their
-        footnotes that still hold (page_breaks.hints_that_hold) and the pages its links showed. Laid out with them
+        footnotes that still hold (page_breaks.hints_that_hold) and the pages its links showed that likely still
+        hold (page_numbers.numbers_that_hold). Laid out with them
         at once, a changed document (a new price) usually needs one layout, not two or three. Kept beside the
         PDFs, so they outlive a lost run history."""
         if self.folder is None:
@@ -95,17 +97,14 @@ class PdfCache(FileCache):
             last = json.loads((self.folder / HINTS / f"{name}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return Hints()
-        numbers = last.get("page_numbers") if isinstance(last, dict) else None
-        if not (isinstance(numbers, dict) and all(isinstance(n, int) for n in numbers.values())):
-            numbers = None
-        return Hints(hints_that_hold(last, html), numbers)
+        return Hints(hints_that_hold(last, html), numbers_that_hold(last, html))
 
     def remember(self, name: str, printed: Printed, html: str) -> None:
         """Keeps what `printed`'s layout of `html` found (Hints), for the next layout of `name`."""
         if self.folder is None:
             return
         path = self.folder / HINTS / f"{name}.json"
-        hints = json.dumps({**layout_hints(printed.breaks, html), "page_numbers": dict(printed.page_numbers)}).encode()
+        hints = json.dumps({**layout_hints(printed.breaks, html), **layout_numbers(printed.page_numbers, html)}).encode()
         if not (path.is_file() and path.read_bytes() == hints):
             write_atomic(path, hints)
 
