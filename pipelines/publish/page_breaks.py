@@ -26,14 +26,19 @@ _PAGE_BREAK = '<tr style="break-before: page"'
 _TABLE = re.compile(r'<table id="([^"]+)"')
 
 
-def row_on_new_page(html: str, marker: str) -> str:
-    """`html` with the table row that holds `marker` starting a new page (unchanged outside a table row,
-    or when the row starts one already)."""
+def row_start(html: str, marker: str) -> int | None:
+    """Where the table row that holds `marker` starts in `html`; None outside a table row."""
     at = html.find(marker)
     row = html.rfind("<tr", 0, at)
     if at < 0 or row < 0 or html.rfind("</tr>", 0, at) > row:
-        return html
-    return break_before(html, row)
+        return None
+    return row
+
+
+def row_on_new_page(html: str, marker: str) -> str:
+    """`html` with the table row that holds `marker` starting a new page (unchanged outside a table row,
+    or when the row starts one already)."""
+    return break_before(html, row_start(html, marker))
 
 
 def break_before(html: str, row: int | None) -> str:

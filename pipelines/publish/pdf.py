@@ -19,7 +19,7 @@ from weasyprint.urls import URLFetcher
 
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish.page_breaks import (break_before, displaced_footnotes, row_on_new_page, row_position,
-                                          rows_on_new_page)
+                                          row_start, rows_on_new_page)
 from pipelines.publish.page_numbers import numbered_targets, printed_pages, with_page_numbers
 from pipelines.publish.render import for_print
 
@@ -119,7 +119,8 @@ def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | No
             return Laid(document, rows_on_new_page(printed), layouts, found)
         moved.update(notes)
         # a row moved to a new page moves what follows it: the pages found after it are left to target-counter()
-        first = min((fixed.rfind("<tr", 0, fixed.find(f'id="fncall-{n}"')) for n in notes), default=len(fixed))
+        rows = (row_start(fixed, f'id="fncall-{note}"') for note in notes)
+        first = min((row for row in rows if row is not None), default=len(fixed))
         numbers = {target: page for target, page in found.items() if fixed.find(f'id="{target}"') < first}
         printed = fixed
         del document  # its pages go before the next layout makes new ones (memory: one layout at a time)

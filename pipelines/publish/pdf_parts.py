@@ -88,9 +88,8 @@ class PdfCache(FileCache):
     def hints(self, name: str, html: str) -> Hints:
         """What the last layout of document `name` found, for `html`: the rows it started on a new page for their
         footnotes that still hold (page_breaks.hints_that_hold) and the pages its links showed that likely still
-        hold (page_numbers.numbers_that_hold). Laid out with them
-        at once, a changed document (a new price) usually needs one layout, not two or three. Kept beside the
-        PDFs, so they outlive a lost run history."""
+        hold (page_numbers.numbers_that_hold). Laid out with them at once, a changed document (a new price)
+        usually needs one layout, not two or three. Kept beside the PDFs, so they outlive a lost run history."""
         if self.folder is None:
             return Hints()
         try:
