@@ -115,7 +115,7 @@ system-deps: ## Debian packages for the PDF and the browser tests (as root)
 # (a sensor's tick, a subprocess, a shared build another worker is making), and the extra worker uses it.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
-test: venv-test system-deps ## install the test packages and run every test on every core (about 8-9 min on 2 cores)
+test: venv-test system-deps ## install the test packages and run every test on every core (about 14-16 min on 2 cores)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: venv-test ## the benchmarks of BENCHMARKS.md
