@@ -140,11 +140,12 @@ def published_layout(dirs: RunDirs) -> dict:
     return json.loads(facts.read_text(encoding="utf-8"))
 
 
-def published_hints(dirs: RunDirs) -> tuple[tuple[str, ...], dict[str, int]]:
-    """What the layout of the run's report PDF found: the rows it started on new pages and the pages its links
-    show. A layout of the same HTML given them needs one pass, not three."""
+def published_hints(dirs: RunDirs) -> dict:
+    """What the layout of the run's report PDF found, as pdf.lay_out takes it: the rows it started on new pages
+    ("breaks") and the pages its links show ("page_numbers"). A layout of the same HTML given them needs one
+    pass, not the two of the bundled report's first layout."""
     layout = published_layout(dirs)
-    return tuple(layout["breaks"]), layout["page_numbers"]
+    return {"breaks": layout["breaks"], "page_numbers": layout["page_numbers"]}
 
 
 def built_report(dirs: RunDirs, result) -> Path:

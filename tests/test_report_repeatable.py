@@ -50,7 +50,7 @@ if hints is not None:
 def _rebuild(warehouse: Path, out: Path, epoch: str, hints: dict | None = None,
              charts: Path | None = None) -> tuple[str, bytes | None]:
     """The report rebuilt from the warehouse in a fresh process; laid out from `hints` (lay_out's breaks and
-    page_numbers: what the published layout found, so one layout instead of three), or with hints None not
+    page_numbers: what the published layout found, so one layout instead of two), or with hints None not
     printed; its charts drawn, or served from the chart cache folder `charts`."""
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "SOURCE_DATE_EPOCH": epoch, "PYTHONHASHSEED": "random"}
@@ -62,28 +62,27 @@ def _rebuild(warehouse: Path, out: Path, epoch: str, hints: dict | None = None,
 
 
 @pytest.fixture(scope="module")
-def rebuilt(bundled_run, tmp_path_factory):
-    """The bundled report rebuilt in a fresh process, once per session: its charts drawn again, laid out once
-    from what the published layout (three passes from scratch) found, as the PDF cache's hints lay out a changed
+def rebuilt(bundled_run, tmp_path_factory) -> tuple[str, bytes, int]:
+    """The bundled report rebuilt in a fresh process, once per session: its charts drawn again, laid out from
+    what the published layout (two passes from scratch) found, as the PDF cache's hints lay out a changed
     report. The same bytes show both that nothing random reaches the files and that one hinted pass gives the
-    passes' PDF."""
-    breaks, page_numbers = published_hints(bundled_run)
-    hints = {"breaks": list(breaks), "page_numbers": page_numbers}
+    passes' PDF. (HTML, PDF, layouts made.)"""
     folder = built_once(tmp_path_factory, "rebuilt", lambda out: _rebuild(bundled_run.warehouse, out, "1764374400",
-                                                                          hints))
-    return folder
+                                                                          published_hints(bundled_run)))
+    return ((folder / "report.html").read_text(encoding="utf-8"), (folder / "report.pdf").read_bytes(),
+            int((folder / "layouts").read_text()))
 
 
 def test_html_and_pdf_are_byte_identical_when_rebuilt(bundled_run, rebuilt):
     published = bundled_run.reports / "latest"
-    html, pdf = (rebuilt / "report.html").read_text(encoding="utf-8"), (rebuilt / "report.pdf").read_bytes()
-    assert (rebuilt / "layouts").read_text() == "1"  # from the published layout's rows and page numbers
+    html, pdf, layouts = rebuilt
+    assert layouts == 1  # from the published layout's rows and page numbers
     assert html.encode("utf-8") == (published / "report.html").read_bytes()
     assert pdf == (published / "report.pdf").read_bytes()
 
 
 def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
-    pdf = (rebuilt / "report.pdf").read_bytes()
+    _, pdf, _ = rebuilt
     (tmp_path / "r.pdf").write_bytes(pdf)
     reader = PdfReader(tmp_path / "r.pdf")
     assert reader.metadata["/CreationDate"].startswith("D:20261206000000")  # BUNDLED_PRICE_DATE
@@ -93,7 +92,7 @@ def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
 
 
 def test_only_the_generation_date_follows_source_date_epoch(bundled_run, rebuilt, tmp_path):
-    html, pdf = (rebuilt / "report.html").read_text(encoding="utf-8"), (rebuilt / "report.pdf").read_bytes()
+    html, pdf, _ = rebuilt
     # the charts (no date on them) from a copy of the published report's chart cache; the rebuild above drew them
     charts = shutil.copytree(bundled_run.warehouse.parent / f"{bundled_run.warehouse.stem}_charts" / "report",
                              tmp_path / "charts")
