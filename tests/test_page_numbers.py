@@ -12,7 +12,8 @@ from pypdf import PdfReader
 
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish import pdf
-from pipelines.publish.page_numbers import layout_numbers, numbered_targets, numbers_that_hold, with_page_numbers
+from pipelines.publish.page_numbers import (layout_numbers, numbered_targets, numbers_that_hold, past_new_pages,
+                                            with_page_numbers)
 
 CONTENTS = ('<nav class="toc" id="contents"><h2 class="unnumbered">Contents</h2><ol>'
             '<li><a href="#one"><span class="n">1</span> One</a></li>'
@@ -87,3 +88,12 @@ def test_kept_numbers_hold_while_the_elements_before_their_targets_do():
     assert numbers_that_hold(kept, more) == {"one": 2}  # a paragraph before Two: its page is left to the layout
     assert numbers_that_hold({"page_numbers": {"one": 2}}, html) is None  # an older version's hints: none
     assert numbers_that_hold(None, html) is None
+
+
+def test_after_rows_moved_to_new_pages_each_target_is_guessed_a_page_later_per_row_before_it():
+    html = ('<h2 id="one">One</h2><table><tr><td>a</td></tr><tr style="break-before: page"><td>b</td></tr></table>'
+            '<h2 id="two">Two</h2><table><tr style="break-before: page"><td>c</td></tr></table><h2 id="three">Three</h2>')
+    rows = [html.index('<tr style="break-before: page"><td>b'), html.index('<tr style="break-before: page"><td>c')]
+    found = {"one": 2, "two": 3, "three": 5, "gone": 7}  # "gone": a target no longer in the document, kept as found
+    assert past_new_pages(found, html, rows) == {"one": 2, "two": 4, "three": 7, "gone": 7}
+    assert past_new_pages(found, html, []) == found

@@ -11,7 +11,8 @@ checked against the layout they produced: one layout more when they were wrong."
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from bisect import bisect
+from collections.abc import Iterable, Mapping
 
 from pipelines.fingerprint import running_sha256
 
@@ -44,6 +45,15 @@ def with_page_numbers(html: str, pages: Mapping[str, int]) -> str:
             parts += [html[last:end], f' data-page="{pages[target]}"']
             last = end
     return "".join(parts) + html[last:]
+
+
+def past_new_pages(pages: Mapping[str, int], html: str, starts: Iterable[int]) -> dict[str, int]:
+    """A layout's `pages`, each a page later for every row starting a new page at `starts` (positions in `html`)
+    before its target: what the next layout of `html` is likely to print once those rows were moved to start a
+    page. A guess the next layout checks (pdf.lay_out); written as text it spares WeasyPrint target-counter()'s
+    laying out again (the 81-page report's layout after its one moved row: 25.6 s of CPU against 37-44 s)."""
+    moved = sorted(starts)
+    return {target: page + bisect(moved, html.find(f'id="{target}"')) for target, page in pages.items()}
 
 
 def anchor_pages(document) -> dict[str, int]:

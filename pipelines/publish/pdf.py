@@ -20,7 +20,7 @@ from weasyprint.urls import URLFetcher
 from pipelines.config import TEMPLATES_DIR
 from pipelines.publish.page_breaks import (break_before, displaced_footnotes, row_on_new_page, row_position,
                                           row_start, rows_on_new_page)
-from pipelines.publish.page_numbers import numbered_targets, printed_pages, with_page_numbers
+from pipelines.publish.page_numbers import numbered_targets, past_new_pages, printed_pages, with_page_numbers
 from pipelines.publish.render import for_print
 
 
@@ -94,8 +94,9 @@ def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | No
     `breaks` (rows to start a page from the first layout on) and `page_numbers` (the pages to write) are what
     a previous layout of the same document found: with them one layout usually suffices. A first layout
     without them leaves the numbers to WeasyPrint's target-counter() (right, but slower: it lays out the
-    pages that hold them again); later layouts write the pages found. If the passes do not settle, the last
-    layout leaves every number to target-counter()."""
+    pages that hold them again); later layouts write the pages found, a page later past each row moved
+    (page_numbers.past_new_pages). If the passes do not settle, the last layout leaves every number to
+    target-counter()."""
     printed = for_print(html)
     for ref in breaks:
         printed = break_before(printed, row_position(printed, ref))
@@ -118,10 +119,9 @@ def lay_out(html: str, templates: Path = TEMPLATES_DIR, fetcher: URLFetcher | No
         if fixed == printed and settled:  # nothing more to move (or no call in a table row), every number right
             return Laid(document, rows_on_new_page(printed), layouts, found)
         moved.update(notes)
-        # a row moved to a new page moves what follows it: the pages found after it are left to target-counter()
-        rows = (row_start(fixed, f'id="fncall-{note}"') for note in notes)
-        first = min((row for row in rows if row is not None), default=len(fixed))
-        numbers = {target: page for target, page in found.items() if fixed.find(f'id="{target}"') < first}
+        # what follows a row moved to a new page likely moves a page on: written so, checked by the next layout
+        starts = {row_start(fixed, f'id="fncall-{note}"') for note in notes} - {None}
+        numbers = past_new_pages(found, fixed, starts)
         printed = fixed
         del document  # its pages go before the next layout makes new ones (memory: one layout at a time)
     document = layout(printed)
