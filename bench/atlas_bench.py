@@ -141,12 +141,14 @@ class AtlasState:
             "aws,us-east-1,p4d.24xlarge,18.00,2026-09-01,bench: a price-only change\n")
 
 
-def measure_make_atlas(root: Path, scratch: Path) -> list[dict]:
+def measure_make_atlas(root: Path, scratch: Path, scoring: list | None = None) -> list[dict]:
+    """Rows 3-5; `scoring`, row 1's samples of the whole corpus scored alone (row 3's reference), measured here
+    when not given (the rows alone)."""
     rounds = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name.startswith("training_results_v"))
     new = "training_results_" + os.environ.get("ATLAS_BENCH_NEW_ROUND", rounds[-1].removeprefix("training_results_"))
     if new not in rounds:
         raise Skipped(f"{root / new} is missing (ATLAS_BENCH_NEW_ROUND)")
-    scoring = run_command([PYTHON, "-c", _SCORE, str(root), "2"], sample_tree=True)
+    scoring = scoring or [run_command([PYTHON, "-c", _SCORE, str(root), "2"], sample_tree=True)]
     whole = AtlasState(scratch / "whole", root, rounds)
     cold = whole.make_atlas()
     cold_logs = whole.logs_read()
@@ -163,7 +165,7 @@ def measure_make_atlas(root: Path, scratch: Path) -> list[dict]:
     n = len(rounds)
     return [
         row(f"atlas: make atlas, whole corpus cold ({n} rounds: score, price, HTML, PDF, publish)", [cold],
-            "score_corpus alone on the whole corpus (row 1's subject)", [scoring], logs_read=cold_logs),
+            "score_corpus alone on the whole corpus (row 1's subject)", scoring, logs_read=cold_logs),
         row(f"atlas: peak memory of make atlas, whole corpus cold ({n} rounds)", [cold],
             f"make atlas cold on {new.removeprefix('training_results_')} alone", [alone_cold],
             goal_memory_ratio=MEMORY_RATIO_GOAL, goal_memory_mib=MEMORY_CEILING_MIB),
@@ -206,7 +208,7 @@ def measure(repeats: int = 1) -> list[dict]:
                     f"official result summarizer on every {round_} submitter folder", theirs, goal_ratio=0.1))
     if os.environ.get("ATLAS_BENCH_MAKE", "1") != "0":
         with tempfile.TemporaryDirectory(prefix="atlas-make-") as scratch:
-            rows += measure_make_atlas(root, Path(scratch))
+            rows += measure_make_atlas(root, Path(scratch), whole)
     return rows
 
 
