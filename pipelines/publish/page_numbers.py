@@ -51,7 +51,7 @@ def past_new_pages(pages: Mapping[str, int], html: str, starts: Iterable[int]) -
     """A layout's `pages`, each a page later for every row starting a new page at `starts` (positions in `html`)
     before its target: what the next layout of `html` is likely to print once those rows were moved to start a
     page. A guess the next layout checks (pdf.lay_out); written as text it spares WeasyPrint target-counter()'s
-    laying out again (the 81-page report's layout after its one moved row: 25.6 s of CPU against 37-44 s)."""
+    laying out again (the bundled report's layout after its one moved row: 82 pages made instead of 257)."""
     moved = sorted(starts)
     return {target: page + bisect(moved, html.find(f'id="{target}"')) for target, page in pages.items()}
 
