@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pipelines.config import TODAY_PIN, today
 from tests import checkout_state
 from tests.atlas_runner import SAMPLE, atlas_env, make_atlas, sample_required
 from tests.pipeline_runner import built_report, make_dirs, pin_price_date, run_pipeline
@@ -25,6 +26,7 @@ def pytest_configure(config):
     if reason:
         raise pytest.UsageError(reason)
     isolate_from_the_checkout(config)
+    pin_the_day(config)
 
 
 # No test reads or writes the checkout's own state: its remembered settings, warehouse, reports and run history
@@ -39,6 +41,14 @@ def isolate_from_the_checkout(config) -> None:
         _checkout["home"] = tempfile.mkdtemp(prefix="pytest-bundled-home-")
         checkout_state.isolate(os.environ, Path(_checkout["home"]))
     checkout_state.forbid()
+
+
+# One calendar day for the whole session (config.TODAY_PIN), decided by the controller and inherited like the
+# settings above: the shared builds are made in the session's first minutes, and a test that checks them after
+# 00:00 UTC would otherwise see a new day, an input, and find them stale.
+def pin_the_day(config) -> None:
+    if not hasattr(config, "workerinput"):
+        os.environ.setdefault(TODAY_PIN, today().isoformat())
 
 
 def pytest_sessionfinish(session):

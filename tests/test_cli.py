@@ -13,13 +13,12 @@ import os
 import re
 import subprocess
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from pipelines.cli import parser
-from pipelines.config import SETTINGS
+from pipelines.config import SETTINGS, today
 from tests.pipeline_runner import REPO
 from pipelines.ingest.price_fetch import spot_history_message
 from tests.test_prices_fetch import KEY, closed_port, server  # noqa: F401 (fixtures)
@@ -134,7 +133,7 @@ def test_prices_fetch_saves_todays_snapshots_and_records_the_run(tmp_path, serve
             "--aws-spot-advisor-url", server.aws_spot_advisor]
     done = run("-m", "pipelines.cli", "prices", "fetch", *urls, env=fetch_env(tmp_path, GCP_API_KEY=KEY))
     assert done.returncode == 0, done.stderr
-    day = datetime.now(timezone.utc).date().isoformat()
+    day = today().isoformat()
     folder = tmp_path / "raw" / "prices"
     names = [f"aws-us-east-1-{day}.csv", f"aws-savings-plans-us-east-1-{day}.csv", f"aws-spot-advisor-{day}.json",
              f"azure-eastus-{day}.json", f"gcp-us-central1-{day}.json"]  # source by source

@@ -12,13 +12,13 @@ import csv
 import os
 import shutil
 import subprocess
-from datetime import datetime, timezone
 from pathlib import Path
 
 import duckdb
 import polars as pl
 import pytest
 
+from pipelines.config import today
 from tests.pipeline_runner import BUNDLED_RAW, REPO
 from tests.test_prices_fetch_catalogs import catalog_url  # noqa: F401 (fixture)
 
@@ -61,7 +61,7 @@ def test_make_prices_then_make_report_prices_the_fetched_catalogs_and_a_quote(tm
         "SKYPILOT_CATALOG_URL": catalog_url}
     fetched = make("prices", env)
     assert fetched.returncode == 0, fetched.stderr
-    day = datetime.now(timezone.utc).date().isoformat()
+    day = today().isoformat()
     folder = data / "prices" / f"skypilot_{day}"
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("vms.csv")) == ["lambda/vms.csv",
                                                                                           "vast/vms.csv"]

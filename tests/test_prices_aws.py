@@ -10,6 +10,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
+from pipelines.config import today
 from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import PRICE_COLUMNS, read_price_file
 from pipelines.ingest.prices.aws_columns import HEADER_2025
@@ -82,7 +83,7 @@ def test_bare_metal_family_is_kept(tmp_path):
         (lambda: aws_csv([aws_row("p4d.24xlarge", "1")], header=HEADER_2025[:3] + HEADER_2025[4:]), "6", "TermType"),
         (lambda: aws_csv([aws_row("p4d.24xlarge", "1")], offer="AmazonRDS"), "5", "AmazonRDS"),
         (lambda: aws_csv([aws_row("p4d.24xlarge", "1")], publication="2022-13-45T00:00:00Z"), "3", "not a date"),
-        (lambda: aws_csv([aws_row("p4d.24xlarge", "1")], publication=f"{date.today() + timedelta(days=3)}T00:00:00Z"), "3", "future"),
+        (lambda: aws_csv([aws_row("p4d.24xlarge", "1")], publication=f"{today() + timedelta(days=3)}T00:00:00Z"), "3", "future"),
         (lambda: aws_csv([]), "7", "no rows"),
         (lambda: aws_csv([aws_row("p4d.24xlarge", "1")]) + '"a","b"\n', None, "malformed"),
         (lambda: aws_csv([aws_row("p4d.24xlarge", "1"), aws_row("p4d.24xlarge", "2", RateCode="OTHER.JRTCKXETXF.6YS6EN2CT7")]),

@@ -6,13 +6,14 @@ import json
 import socket
 import threading
 import urllib.parse
-from datetime import date, datetime, timezone
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import dagster as dg
 import polars as pl
 import pytest
 
+from pipelines.config import today as calendar_today
 from pipelines.defs.prices.fetch import fetched_price_files
 from pipelines.ingest.price_fetch import Endpoints, FetchError, fetch_prices, spot_history_message
 from pipelines.ingest.prices import read_price_folder
@@ -255,7 +256,7 @@ def test_fetch_prices_job_is_loaded_from_the_defs_folder_and_fetches(tmp_path, s
     job = defs().resolve_job_def("fetch_prices_job")
     result = job.execute_in_process(run_config=_run_config(server))
     assert result.success
-    today = datetime.now(timezone.utc).date()  # snapshots are named by the UTC date
+    today = calendar_today()  # snapshots are named by the UTC date
     assert sorted(p.name for p in (tmp_path / "prices").iterdir()) == [
         f"aws-savings-plans-us-east-1-{today}.csv", f"aws-spot-advisor-{today}.json", f"aws-us-east-1-{today}.csv",
         f"azure-eastus-{today}.json"]

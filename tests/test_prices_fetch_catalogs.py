@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import shutil
 import threading
-from datetime import date, datetime, timezone
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 from pipelines import cli
+from pipelines.config import today
 from pipelines.ingest.accelerators import read_catalog_table
 from pipelines.ingest.catalog_fetch import fetch_catalogs, previous_snapshot
 from pipelines.ingest.catalog_instances import read_aliases, resolve, unknown_accelerators
@@ -90,7 +91,7 @@ def test_prices_fetch_writes_each_catalog_with_gpu_rows_only_and_the_reader_read
         tmp_path, catalog_url, monkeypatch, capsys):
     prices = fetch_env(monkeypatch, tmp_path, catalog_url, "lambda,vast")
     assert cli.main(["prices", "fetch"]) == 0
-    day = datetime.now(timezone.utc).date().isoformat()
+    day = today().isoformat()
     folder = prices / f"skypilot_{day}"
     out = capsys.readouterr()
     assert out.out.splitlines() == [f"saved:   {folder / 'lambda' / 'vms.csv'}", f"saved:   {folder / 'vast' / 'vms.csv'}"]
@@ -139,7 +140,7 @@ def test_one_cloud_failing_leaves_the_others_and_exits_non_zero(tmp_path, catalo
     prices = fetch_env(monkeypatch, tmp_path, catalog_url, "lambda,nebius")  # nebius: 404
     assert cli.main(["prices", "fetch"]) == 1
     out = capsys.readouterr()
-    day = datetime.now(timezone.utc).date().isoformat()
+    day = today().isoformat()
     assert out.out.splitlines() == [f"saved:   {prices / f'skypilot_{day}' / 'lambda' / 'vms.csv'}"]
     assert out.err.splitlines() == [f"error: skypilot nebius: HTTP 404 Not Found from {catalog_url}/nebius/vms.csv"]
     assert sorted(p.name for p in (prices / f"skypilot_{day}").iterdir()) == ["lambda"]

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 import polars as pl
 import pytest
 
+from pipelines.config import today
 from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import read_price_file, read_price_folder
 from tests.price_fixtures import instances, spot_advisor, spot_history, spot_record, write
@@ -73,7 +74,7 @@ def test_an_even_number_of_zones_takes_the_mean_of_the_middle_two(tmp_path):
         ({"Timestamp": "yesterday"}, "$.SpotPriceHistory[0].Timestamp", "not an ISO date"),
         ({"Timestamp": "2025-05-01T00:00:00"}, "$.SpotPriceHistory[0].Timestamp", "no time zone"),
         ({"Timestamp": None}, "$.SpotPriceHistory[0].Timestamp", "non-empty text"),
-        ({"Timestamp": f"{date.today() + timedelta(days=2)}T00:00:00Z"}, "$.SpotPriceHistory[0].Timestamp", "future"),
+        ({"Timestamp": f"{today() + timedelta(days=2)}T00:00:00Z"}, "$.SpotPriceHistory[0].Timestamp", "future"),
         ({"Timestamp": "1999-05-01T00:00:00Z"}, "$.SpotPriceHistory[0].Timestamp", "before"),
     ],
 )
