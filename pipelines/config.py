@@ -6,7 +6,8 @@ one data set never overwrites another's:
 - the bundled raw/ keeps the repo's reports/, warehouse/pipeline.duckdb and .dagster_home/;
 - any other RAW_DIR gets reports/, warehouse/pipeline.duckdb and .dagster_home/ inside it.
 REPORTS_DIR, WAREHOUSE and DAGSTER_HOME, when set, win. (The tests move the bundled data's home out of the
-repo, PIPELINE_BUNDLED_HOME below, so that they never read or write a checkout's own.) MLPERF_DIR has no
+repo, PIPELINE_BUNDLED_HOME below, so that they never read or write a checkout's own, and hold the calendar
+day still for a session, PIPELINE_TODAY.) MLPERF_DIR has no
 default: the atlas is off until it names a folder of training_results_vX.Y trees; a successful `make atlas` remembers it for
 the data set (DAGSTER_HOME/pipeline_settings.json), so the UI and the next `make atlas` of that data
 set find it without being told again, and MLPERF_DIR set in the environment still wins. ATLAS_ROUNDS_DIR (default: atlas_rounds/
