@@ -62,7 +62,7 @@ def sort_by(page, table_id: str, column: str) -> None:
 # of the flow, and the text under it) is checked element by element.
 CONTRAST_SAMPLES = r"""() => {
   // What axe's colour-contrast verdict on an element depends on: its colour, size, weight and shadow, its
-  // opacity with its ancestors', and the backgrounds behind it up to the first opaque one.
+  // opacity with every ancestor's, and the backgrounds behind it up to the first opaque one.
   const clear = c => c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c);
   // an SVG's text is placed by transforms inside its own drawing: not over the page's other text
   const moved = (e, s) => ['absolute', 'fixed', 'sticky'].includes(s.position) || (s.transform !== 'none' && !e.closest('svg'))
@@ -70,13 +70,13 @@ CONTRAST_SAMPLES = r"""() => {
   const look = e => {
     const own = getComputedStyle(e);
     const parts = [own.color, own.fill, own.fontSize, own.fontWeight, own.textShadow];
-    let opacity = 1;
+    let opacity = 1, behind = true;
     for (let a = e; a; a = a.parentElement) {
       const s = getComputedStyle(a);
       if (moved(a, s)) return null;
       opacity *= parseFloat(s.opacity);
-      if (!clear(s.backgroundColor) || s.backgroundImage !== 'none') parts.push(s.backgroundColor, s.backgroundImage);
-      if (!clear(s.backgroundColor) && !s.backgroundColor.startsWith('rgba')) break;
+      if (behind && (!clear(s.backgroundColor) || s.backgroundImage !== 'none')) parts.push(s.backgroundColor, s.backgroundImage);
+      if (s.backgroundColor.startsWith('rgb(')) behind = false;  // opaque (any other notation: read on, to be safe)
     }
     return parts.concat(opacity).join('|');
   };
