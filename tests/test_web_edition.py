@@ -2,8 +2,9 @@
 CSV export says they should, with the mouse and with the keyboard; the atlas's table of every priced
 pair handles 10,000+ rows; nothing is requested outside the page's own file (every other request is
 blocked and recorded), the console stays free of errors, axe-core finds no serious or critical
-violation in light or dark mode at a desktop's and a phone's width, and screenshots of the first screen (light, dark, phone) land in the
-test's tmp folder (not of the whole page: 5 s each for the long report, and no test reads them).
+violation in light or dark mode at a desktop's and a phone's width, and screenshots of the first
+screen (light, dark, phone) land in the test's tmp folder (not of the whole page: 5 s each for the
+long report, and no test reads them).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ CONTRAST_SAMPLES = r"""() => {
   // opacity with every ancestor's, and the backgrounds behind it up to the first opaque one.
   const clear = c => c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c);
   // an SVG's text is placed by transforms inside its own drawing: not over the page's other text
-  const moved = (e, s) => ['absolute', 'fixed', 'sticky'].includes(s.position) || (s.transform !== 'none' && !e.closest('svg'))
+  const moved = (e, s) => ['absolute', 'fixed', 'sticky'].includes(s.position)
+    || (s.transform !== 'none' && !e.closest('svg'))
     || (s.position === 'relative' && ['top', 'right', 'bottom', 'left'].some(side => !['auto', '0px'].includes(s[side])));
   const look = e => {
     const own = getComputedStyle(e);
@@ -75,7 +77,9 @@ CONTRAST_SAMPLES = r"""() => {
       const s = getComputedStyle(a);
       if (moved(a, s)) return null;
       opacity *= parseFloat(s.opacity);
-      if (behind && (!clear(s.backgroundColor) || s.backgroundImage !== 'none')) parts.push(s.backgroundColor, s.backgroundImage);
+      if (behind && (!clear(s.backgroundColor) || s.backgroundImage !== 'none')) {
+        parts.push(s.backgroundColor, s.backgroundImage);
+      }
       if (s.backgroundColor.startsWith('rgb(')) behind = false;  // opaque (any other notation: read on, to be safe)
     }
     return parts.concat(opacity).join('|');
@@ -101,9 +105,9 @@ CONTRAST_SAMPLES = r"""() => {
 }"""
 
 
-def accessibility_violations(page, width: int) -> list[str]:
-    """axe-core's serious and critical violations on the page as shown at `width`: every rule on the whole page,
-    colour contrast on one element per look (CONTRAST_SAMPLES, test_contrast_samples_cover_every_look)."""
+def accessibility_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as shown (its width and scheme): every rule on the
+    whole page, colour contrast on one element per look (CONTRAST_SAMPLES, test_contrast_samples_cover_every_look)."""
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     page.evaluate(CONTRAST_SAMPLES)
     return (page.evaluate(SERIOUS, [None, {"rules": {"color-contrast": {"enabled": False}}}])
@@ -127,7 +131,7 @@ def test_contrast_samples_cover_every_look(tmp_path):
         assert (texts, looks, chosen) == (404, 2, 4)  # td, td.faint; the box and the paragraph under it
         sampled = page.evaluate("[...document.querySelectorAll('[data-contrast-sample]')].map(e => e.textContent)")
         assert sampled == ["over", "under the box", "a", "faint"]
-        found = accessibility_violations(page, 1280)
+        found = accessibility_violations(page)
         assert len(found) == 1 and found[0].startswith("color-contrast (serious)") and "faint" in found[0]
 
 
@@ -214,7 +218,7 @@ def test_report_offline_accessible_and_screenshots(report, tmp_path, width, sche
         assert overflow <= 0, f"{where}: {overflow} px of horizontal overflow"
         page.screenshot(path=str(tmp_path / f"report-{width}-{scheme}.png"))
         assert (tmp_path / f"report-{width}-{scheme}.png").stat().st_size > 0
-        assert accessibility_violations(page, width) == [], where
+        assert accessibility_violations(page) == [], where
 
 
 def test_report_script_free_print_is_unchanged(report):
@@ -274,7 +278,7 @@ def test_atlas_offline_accessible_and_screenshots(atlas, tmp_path):
             if width == 1280:  # the round tables and the every-pair table sat behind a scrollbar (issue 35)
                 assert page.evaluate(SIDEWAYS) == [], where
             page.screenshot(path=str(tmp_path / f"atlas-{width}-{scheme}.png"))
-            assert accessibility_violations(page, width) == [], where
+            assert accessibility_violations(page) == [], where
             page.close()
 
 
@@ -338,7 +342,7 @@ def test_index_leads_to_everything_published(bundled_run, sample_atlas_folder, t
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             assert watch.blocked == [] and watch.errors == []
             page.screenshot(path=str(tmp_path / f"index-{width}-{scheme}.png"))
-            assert accessibility_violations(page, width) == [], (width, scheme)
+            assert accessibility_violations(page) == [], (width, scheme)
             page.close()
 
 
