@@ -13,6 +13,8 @@ import json
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -35,21 +37,39 @@ def test_run_command_measures_a_fresh_process_memory_and_fails_loudly(tmp_path):
 
 
 def test_tree_sampling_adds_up_concurrent_workers(tmp_path):
-    # each worker holds its 120 MiB until both hold theirs, then 3 s more (a fixed sleep alone was too short
-    # on a loaded machine: the second could start after the first had ended; and 1 s of overlap was once missed
-    # by the 0.1 s sampler under CI's load)
+    # Each worker holds its 120 MiB until a release file appears. A hold of a fixed time was missed by the
+    # 0.1 s sampler under CI's load, at 1 s and once at 3 s (it saw one worker, 146 MiB): the sampler runs in
+    # this process, so the release is given by this process too, after 20 of its own 0.1 s sleeps with both
+    # workers resident: time the sampler's thread had as well, however long the machine stalled before.
     child = ("import os, pathlib, sys, time; x = bytearray(120 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); "
              "d = pathlib.Path(sys.argv[1]); (d / str(os.getpid())).touch(); end = time.time() + 120\n"
-             "while len(list(d.iterdir())) < 2 and time.time() < end: time.sleep(0.05)\n"
-             "time.sleep(3.0)")
+             "while not (d / 'release').exists() and time.time() < end: time.sleep(0.02)")
 
     def two(folder: Path) -> list[str]:
         folder.mkdir()
         return [sys.executable, "-c", "import subprocess, sys; ps = [subprocess.Popen([sys.executable, '-c', "
                 f"{child!r}, {str(folder)!r}]) for _ in range(2)]; [p.wait() for p in ps]"]
 
-    biggest = harness.run_command(two(tmp_path / "alone"))
-    tree = harness.run_command(two(tmp_path / "tree"), sample_tree=True)
+    def release_when_both_hold(folder: Path, sleeps: int) -> None:
+        deadline = time.time() + 120
+        while len(list(folder.glob("[0-9]*"))) < 2 and not (folder / "release").exists() and time.time() < deadline:
+            time.sleep(0.02)  # ends early when the command failed (released below)
+        for _ in range(sleeps):
+            time.sleep(0.1)
+        (folder / "release").touch()
+
+    def run(folder: Path, sleeps: int, **options) -> harness.Sample:
+        command = two(folder)
+        releaser = threading.Thread(target=release_when_both_hold, args=(folder, sleeps))
+        releaser.start()
+        try:
+            return harness.run_command(command, **options)
+        finally:
+            (folder / "release").touch()
+            releaser.join()
+
+    biggest = run(tmp_path / "alone", sleeps=2)
+    tree = run(tmp_path / "tree", sleeps=20, sample_tree=True)
     assert 120 <= biggest.peak_mib < 230  # the kernel's figure: the largest single process
     assert tree.peak_mib >= 240  # both workers at once
     assert tree.cpu_s > 0
