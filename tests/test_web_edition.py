@@ -62,8 +62,6 @@ def sort_by(page, table_id: str, column: str) -> None:
 # per element (20-40 s a run on all of them, 3-4 s on the samples). What may lie over other text (a box taken out
 # of the flow, and the text under it) is checked element by element.
 CONTRAST_SAMPLES = r"""() => {
-  // What axe's colour-contrast verdict on an element depends on: its colour, size, weight and shadow, its
-  // opacity with every ancestor's, and the backgrounds behind it up to the first opaque one.
   const clear = c => c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c);
   // an SVG's text is placed by transforms inside its own drawing: not over the page's other text
   const moved = (e, s) => ['absolute', 'fixed', 'sticky'].includes(s.position)
@@ -84,10 +82,10 @@ CONTRAST_SAMPLES = r"""() => {
     }
     return parts.concat(opacity).join('|');
   };
-  const texts = [...document.body.querySelectorAll('*')].filter(
-    e => [...e.childNodes].some(t => t.nodeType === 3 && t.textContent.trim()));
+  const all = [...document.body.querySelectorAll('*')];
+  const texts = all.filter(e => [...e.childNodes].some(t => t.nodeType === 3 && t.textContent.trim()));
   // boxes that may cover others (moved out of the flow): every text they overlap is checked as it is
-  const covers = [...document.body.querySelectorAll('*')].filter(e => moved(e, getComputedStyle(e)))
+  const covers = all.filter(e => moved(e, getComputedStyle(e)))
     .map(e => e.getBoundingClientRect()).filter(r => r.width && r.height);
   const under = r => covers.some(c => r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom);
   const seen = new Set();
