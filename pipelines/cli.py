@@ -1,7 +1,7 @@
 """The command line: `python -m pipelines.cli COMMAND` (the make targets run these in .venv).
 
-Bad input ends a command with one line naming the file, the place and the problem (exit 1),
-never a stack trace; the published reports are left as they were. Runs are recorded in the data
+Bad input ends a command with one line naming the file, the place and the problem (exit status 2;
+any other failure 1), never a stack trace; the published reports are left as they were. Runs are recorded in the data
 set's DAGSTER_HOME, so they show in the Dagster UI with their lineage.
 
 Imports stay light at the top (the standard library and modules that use nothing else): `--help`
@@ -79,6 +79,14 @@ def _published(result, asset: str) -> dict:
     return events[-1].materialization.metadata if events else {}
 
 
+def _failed(reason: str) -> int:
+    """A failed command's one line on stderr; its exit status (2 for bad input, 1 for anything else)."""
+    from pipelines.domain.errors import exit_status
+
+    print(f"error: {reason}", file=sys.stderr)
+    return exit_status(reason)
+
+
 UP_TO_DATE = ("up to date: Dagster reports nothing stale or missing (the data set, the code and the day are those "
               "of the published report); nothing rebuilt (--force builds anyway)")
 
@@ -105,8 +113,7 @@ def run_report(force: bool = False) -> int:
             return 0
         result = execute(instance, "report_job", asset_selection=todo.build)
     if not result.success:
-        print(f"error: {failure_reason(result)}", file=sys.stderr)
-        return 1
+        return _failed(failure_reason(result))
     meta = _published(result, "published_report")
     reports = paths.reports_dir
     print(f"report: {meta['html'].value if 'html' in meta else reports / 'latest' / 'report.html'}")
@@ -163,9 +170,9 @@ def run_atlas(mlperf_dir: str | None) -> int:
         return 2
     from pipelines.defs.mlperf.rounds import rounds_to_score
     from pipelines.defs.resources import PipelineSettings
-    from pipelines.domain.errors import InputError
+    from pipelines.domain.errors import InputError, bad_input, exit_status
     from pipelines.freshness import ATLAS, plan, published_in_place
-    from pipelines.runs import definitions, execute, one_line, session
+    from pipelines.runs import definitions, execute, session
 
     started = time.perf_counter()
     with session() as instance:
@@ -179,8 +186,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
         try:
             prints, stale = rounds_to_score(instance, settings)
         except InputError as error:
-            print(f"error: bad input: {one_line(error)}", file=sys.stderr)
-            return 1
+            return _failed(bad_input(error))
         known = set(instance.get_dynamic_partitions(partitions))
         instance.add_dynamic_partitions(partitions, sorted(set(prints) - known))
         for gone in sorted(known - set(prints)):
@@ -188,8 +194,9 @@ def run_atlas(mlperf_dir: str | None) -> int:
         for key in stale:
             result = execute(instance, "atlas_job", partition_key=key, asset_selection=rounds)
             if not result.success:
-                print(f"error: round {key}: {failure_reason(result)}", file=sys.stderr)
-                return 1
+                reason = failure_reason(result)
+                print(f"error: round {key}: {reason}", file=sys.stderr)
+                return exit_status(reason)
         # A round scored, added or removed: the atlas's marts read every stored round, so all of it runs (not left
         # to Dagster's status of an asset over a whole dynamic partition set); else what Dagster reports stale.
         moved = "rounds scored, added or removed" if stale or set(prints) != known else None
@@ -197,8 +204,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
         if todo.build:
             result = execute(instance, "atlas_job", asset_selection=todo.build)
             if not result.success:
-                print(f"error: {failure_reason(result)}", file=sys.stderr)
-                return 1
+                return _failed(failure_reason(result))
             meta = {name: Path(value.value) for name, value in _published(result, ATLAS.asset).items()
                     if name in ("html", "pdf", "data")}
         else:
@@ -267,7 +273,7 @@ def _fetch_metadata(result) -> dict:
 
 # ---- ui ------------------------------------------------------------------------------------------
 def run_estimate(args: argparse.Namespace) -> int:
-    from pipelines.domain.errors import InputError
+    from pipelines.domain.errors import InputError, bad_input
     from pipelines.estimate import described, estimate_offers, render
 
     try:
@@ -275,8 +281,7 @@ def run_estimate(args: argparse.Namespace) -> int:
                           args.kind, args.layers, args.hidden_size)
         sys.stdout.write(render(estimate_offers(Paths.from_env().warehouse, model), args.format))
     except InputError as error:
-        print(f"error: bad input: {error}", file=sys.stderr)
-        return 1
+        return _failed(bad_input(error))
     return 0
 
 
@@ -366,7 +371,8 @@ tables, marts, HTML, PDF, CSV and Parquet exports) runs in this process, recorde
 Writes REPORTS_DIR/<price date>/ (report.html, report.pdf, data/*.csv and data/*.parquet),
 points REPORTS_DIR/latest at the newest price date and lists every report in
 REPORTS_DIR/index.html; prints where they are. A failed run prints one line and exits with
-status 1, publishing nothing: every report published before stays as it was.
+status 2 for bad input (1 for any other failure), publishing nothing: every report published
+before stays as it was.
 
 When nothing changed since the last `report` (the files of RAW_DIR, the project's code and
 packages, the day the report says it was generated) and its report is still the one published,

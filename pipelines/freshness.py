@@ -64,6 +64,22 @@ def _check_failed(instance: dg.DagsterInstance, check: dg.AssetCheckKey) -> bool
     return bool(latest) and target is not None and target.storage_id != latest[0].storage_id
 
 
+def with_what_checks_read(graph, wanted: set[dg.AssetKey], build: set[dg.AssetKey]) -> set[dg.AssetKey]:
+    """`build` and what reads it (Dagster calls an asset stale, not what reads it until it is built again: one run
+    builds both), plus the asset of every check that reads one of them.
+
+    A run executes an asset's checks with the asset only, and Dagster makes no asset stale when an input that only
+    one of its checks reads (additional_deps) changed: comparisons_are_covered reads mappings.csv's table but
+    belongs to stg_comparisons, so a new mappings.csv alone rebuilt stg_mappings and what reads it, never ran the
+    check, and published an unknown system. Building the check's asset again runs the check in that run, where it
+    blocks what reads the asset (the daemon's RECHECK requests the check in the same run for the same reason). The
+    asset's own inputs did not change, so it gets the same data version and what reads it is not rebuilt for it.
+    """
+    closure = wanted & set(dg.AssetSelection.assets(*build).downstream().resolve(graph)) if build else set()
+    return closure | {check.asset_key for check in graph.asset_check_keys
+                      if check.asset_key in wanted and graph.get(check).parent_entity_keys & closure}
+
+
 def published_in_place(instance: dg.DagsterInstance, settings: PipelineSettings, publication: Publication) -> Path | None:
     """The dated folder the latest build published, when it is still the one published for its date (under
     REPORTS_DIR, or REPORTS_DIR/atlas) with its files; else None."""
@@ -103,9 +119,7 @@ def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: 
                if check.asset_key in wanted and graph.get_check_spec(check).blocking and _check_failed(instance, check)}
     if blocked - build:
         reasons.append("a check did not pass: " + ", ".join(sorted(k.to_user_string() for k in blocked - build)))
-    build |= blocked
-    # Dagster calls an asset stale, not what reads it until it is built again: one run builds both
-    build = wanted & set(dg.AssetSelection.assets(*build).downstream().resolve(graph)) if build else build
+    build = with_what_checks_read(graph, wanted, build | blocked)
     documents = {dg.AssetKey(name) for name in publication.documents} & wanted
     gone = published_in_place(instance, settings, publication) is None
     if gone:

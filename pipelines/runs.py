@@ -95,7 +95,7 @@ def failure_reason(result) -> str:
 
 
 def _failure_reason(result) -> str:
-    from pipelines.domain.errors import InputError
+    from pipelines.domain.errors import InputError, bad_input
 
     for event in result.all_events:
         if event.event_type_value == "STEP_FAILURE":
@@ -109,7 +109,7 @@ def _failure_reason(result) -> str:
                 if err.cls_name == InputError.__name__:
                     # Dagster's message is "<module>.InputError: <path>:<where>: <problem>\n"
                     head, sep, text = err.message.partition(f"{InputError.__name__}: ")
-                    return f"bad input: {text if sep and ' ' not in head.strip() else err.message}"
+                    return bad_input(text if sep and ' ' not in head.strip() else err.message)
             if data.user_failure_data is not None and data.user_failure_data.description:
                 # dg.Failure(description=...): the step said what went wrong in its own words, for a user
                 return data.user_failure_data.description
@@ -128,7 +128,9 @@ def failed_check_reason(description: str) -> str:
     """A failed blocking check's reason. The blocking checks are all checks of the input
     (pipelines/defs/prices/checks.py, pipelines/defs/report/checks.py): their description names the file
     and the place; the check's own name is for developers."""
-    return f"bad input: {description}"
+    from pipelines.domain.errors import bad_input
+
+    return bad_input(description)
 
 
 RUN_LOCKS = "cli_runs"  # DAGSTER_HOME/cli_runs/<pid>.lock, flocked while that command line lives

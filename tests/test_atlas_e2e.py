@@ -382,7 +382,7 @@ def test_bad_price_is_one_line_and_publishes_nothing(tmp_path):
     (Path(env["RAW_DIR"]) / "prices" / "on_demand_2025-07-01.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\naws,us-east-1,p4d.24xlarge,-1,2025-07-01,x\n")
     done = make_atlas(env)
-    assert done.returncode == 1
+    assert done.returncode == 2  # bad input
     assert done.stderr.strip().count("\n") == 0, done.stderr
     assert "on_demand_2025-07-01.csv:2 column usd_per_hour" in done.stderr
     assert not any((tmp_path / "reports" / "atlas").glob("2*"))

@@ -158,3 +158,24 @@ def test_automation_carries_a_partial_run_and_respects_blocking_checks(automated
     cursor, runs = settle(definitions, instance, settings, result.cursor)
     assert runs and all(run.success for run in runs)
     assert "published_report" in set().union(*(materialized(run) for run in runs))
+
+
+def test_a_mapping_to_an_unknown_system_runs_the_check_that_reads_it_and_stops_the_report(automated):
+    """mappings.csv is read by stg_mappings and, through its additional dependencies only, by stg_comparisons'
+    blocking coverage check. The daemon's path requests that check with what the new mappings feed; it fails in
+    that run and stops what reads stg_comparisons, so the report is not rebuilt on the bad mapping (the command
+    line's path: tests/test_refused_after_a_good_build.py)."""
+    dirs, definitions, instance, settings, cursor = automated
+    path = dirs.raw / "mappings.csv"
+    path.write_text(path.read_text().replace("aws,big.8x,resnet,sysA", "aws,big.8x,resnet,no_such_system"))
+    assert "raw_mappings" in tick(definitions, instance, settings).skip_reason.skip_message
+    result = evaluate(definitions, instance, cursor)
+    got = requested(result)
+    assert {"stg_mappings", "stg_comparisons:comparisons_are_covered"} <= got and "stg_comparisons" not in got
+    run = execute(definitions, instance, result)
+    failed = [e.event_specific_data for e in run.all_events
+              if e.event_type_value == "ASSET_CHECK_EVALUATION" and not e.event_specific_data.passed]
+    assert [f.check_name for f in failed] == ["comparisons_are_covered"]
+    assert "mappings.csv:2 column system: unknown system 'no_such_system'" in failed[0].description
+    assert not run.success and not materialized(run) & {"cost_to_train", "report_html", "published_report"}
+    assert not evaluate(definitions, instance, result.cursor).total_requested  # no retry of the same failure

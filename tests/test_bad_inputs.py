@@ -14,7 +14,7 @@ the Dagster UI reads) must show the error, REPORTS_DIR stays byte-identical (ind
 latest, every stored file) and the warehouse opens with every mart unchanged. Accepted cases (BOM, CRLF,
 extra columns, blank lines) must instead give the same marts as the bundled data, and all of them at once
 build the report's HTML and data through the job, its sources listing the files as read. A few cases also go
-through the real command line, which must print exactly one line and exit 1.
+through the real command line, which must print exactly one line and exit 2.
 """
 
 from __future__ import annotations
@@ -362,7 +362,7 @@ def test_command_line_prints_one_line_and_exits_non_zero(name, baseline, tmp_pat
     env.pop("PIPELINE_KILL_AT", None)
     proc = subprocess.run([sys.executable, "-m", "pipelines.cli", "report"], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and proc.stderr.endswith("\n"), proc.stderr[:3000]
     assert proc.stderr.startswith("error: ")

@@ -45,10 +45,10 @@ def report(raw: Path, *args: str, epoch: str = "1764374400") -> subprocess.Compl
 
 
 def refused(env: dict, stderr: str | None = None) -> subprocess.CompletedProcess:
-    """`make report` over a broken price file (prices/p2.csv with "abc"): exit 1, the file and the value named,
+    """`make report` over a broken price file (prices/p2.csv with "abc"): exit 2, the file and the value named,
     never "up to date"; `stderr`, the refusal before it when nothing changed since (the same line again)."""
     done = run_report(env)
-    assert done.returncode == 1 and UP_TO_DATE not in done.stdout, done.stdout + done.stderr
+    assert done.returncode == 2 and UP_TO_DATE not in done.stdout, done.stdout + done.stderr
     assert "p2.csv" in done.stderr and "abc" in done.stderr
     assert stderr is None or done.stderr == stderr
     return done
@@ -175,7 +175,7 @@ def test_no_arrangement_of_the_outputs_hides_a_changed_input(tmp_path):
 @pytest.mark.slow
 def test_make_report_follows_a_new_price_and_refuses_a_broken_one_with_outputs_above_the_data_set(tmp_path):
     """The command line, as a user met the bug: warehouse and reports in the folder above the data set. After a
-    good run, a new price is published and a broken price file is refused (exit 1, the old report kept).
+    good run, a new price is published and a broken price file is refused (exit 2, the old report kept).
     With the default outputs (inside the data set), test_nothing_changed_builds_nothing_and_any_change_builds_again
     does the same at its end."""
     raw = write_small_raw(tmp_path / "data")

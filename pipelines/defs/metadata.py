@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 
 from pipelines.domain.columns import describe, formatted
-from pipelines.domain.errors import InputError
+from pipelines.domain.errors import InputError, bad_input
 from pipelines.warehouse import table_rows, to_polars
 
 POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limit is 1
@@ -96,7 +96,7 @@ def input_errors_as_failures(fn):
     line's one-line message reads it there, pipelines.cli.failure_reason)."""
 
     def failure(error: InputError) -> dg.Failure:
-        return dg.Failure(description=f"bad input: {' '.join(str(error).split())}", allow_retries=False)
+        return dg.Failure(description=bad_input(error), allow_retries=False)
 
     if inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)

@@ -29,7 +29,7 @@ from pipelines.defs.mlperf.rounds import MLPERF_ROUNDS, NOT_SET, ROUND_KEYS, rou
 from pipelines.defs.metadata import WAREHOUSE_TAG
 from pipelines.defs.regeneration import IN_FLIGHT, regeneration
 from pipelines.defs.resources import PipelineSettings
-from pipelines.domain.errors import InputError
+from pipelines.domain.errors import InputError, bad_input
 
 TAG_ROUND = "pipelines/mlperf_round"
 
@@ -52,7 +52,7 @@ def evaluate_rounds(context: dg.SensorEvaluationContext, settings: PipelineSetti
     try:
         prints, stale = rounds_to_score(instance, settings)
     except InputError as error:
-        return dg.SensorResult(skip_reason=f"bad input: {' '.join(str(error).split())}")
+        return dg.SensorResult(skip_reason=bad_input(error))
     known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
     added, removed = sorted(set(prints) - known), sorted(known - set(prints))
     partition_requests = []
