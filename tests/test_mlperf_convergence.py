@@ -34,6 +34,18 @@ def test_olympic_mean_of_the_epochs_in_training_samples(tmp_path):
     assert _entry(tmp_path / "training_results_v1.0", logs) == (3264, 18.0, 18 * IMAGENET)
 
 
+def test_the_mean_of_eight_kept_runs_is_numpys_as_the_tools(tmp_path):
+    """The summarizer takes np.mean of the kept runs: numpy sums eight or more values pairwise, which can differ from
+    a plain sum in the last bit (v3.1's dlrm_dcnv2 entries did). Ten runs, the middle eight by hand:
+    37.05 + 37.15 + 37.85 + 39.52 + 39.59 + 41.12 + 42.55 + 43.02 = 317.85, / 8 = 39.73125; a plain left-to-right
+    sum gives 39.731249999999996."""
+    epochs = (39.52, 37.85, 43.02, 32.26, 44.93, 41.12, 37.05, 39.59, 42.55, 37.15)
+    middle = sorted(epochs)[1:-1]
+    assert sum(middle) / len(middle) == 39.731249999999996  # what the plain sum gave
+    _, official, _ = _entry(tmp_path / "training_results_v1.0", [_resnet(e) for e in epochs])
+    assert official == 39.73125
+
+
 def test_one_run_short_of_the_target_is_the_one_dropped(tmp_path):
     logs = [_resnet(e) for e in (16, 18, 17, 20)] + [aborted()]
     # 16 17 18 20 1e9: (17 + 18 + 20) / 3

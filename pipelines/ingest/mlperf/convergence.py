@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+import numpy as np
+
 from pipelines.domain.mllog import TOKEN, LogLine
 
 NOT_CONVERGED = 1e9  # what the official reader counts for a run that did not converge
@@ -145,8 +147,8 @@ def folder_convergence(readings: list[FileReading | None], ruleset: str, divisio
     if not_converged > (4 if benchmark == "unet3d" else 1) or len(readings) < 3:
         return Convergence(gbs, None)
     points = sorted(float(r.point) for r in readings)
-    middle = points[1:-1]
-    return Convergence(gbs, sum(middle) / len(middle))
+    # np.mean, as the summarizer takes it: its pairwise sum can differ from sum() in the last bit (8 runs and more)
+    return Convergence(gbs, float(np.mean(points[1:-1])))
 
 
 def _whole(batch: object) -> int | None:
