@@ -34,13 +34,20 @@ TRAINS = {
     "rgat": ("R-GAT", "IGBH-Full"),
     "llama31_405b": ("Llama 3.1 405B (from a checkpoint)", "C4"),
     "llama31_8b": ("Llama 3.1 8B", "C4"),
+    # v5.1 flux1 (MLCommons, "Flux.1 in MLPerf Training", 2025-10; mlcommons/training text_to_image/README.md) and
+    # v6.0 (MLCommons, "MLPerf Training v6.0 results", 2026-06, and its GPT-OSS 20B article, 2026-05): two mixtures
+    # of experts; DeepSeek-V3 at sequence 4,096, GPT-OSS 20B from random weights at 8,192 with Llama 3.1 8B's C4
+    "deepseekv3_671b": ("DeepSeek-V3 671B, a mixture of experts (37B of 671B parameters active)", "C4"),
+    "gpt_oss_20b": ("GPT-OSS 20B, a mixture of experts (3.6B of 21B parameters active), from random weights", "C4"),
+    "flux1": ("FLUX.1-schnell (text to image, 11.9B parameters)", "CC12M (MLCommons' cleaned subset)"),
 }
 
 # what the checker's eval_accuracy key measures for each benchmark (the LLMs log a loss under that name)
 METRIC = {"resnet": "top-1 accuracy", "bert": "masked-LM accuracy", "dlrm": "AUC", "dlrm_dcnv2": "AUC",
           "maskrcnn": "box mAP", "ssd": "mAP", "retinanet": "mAP", "rnnt": "word error rate", "unet3d": "mean DICE",
           "gpt3": "log perplexity", "llama2_70b_lora": "eval loss", "gnn": "accuracy", "rgat": "accuracy",
-          "llama31_405b": "log perplexity", "llama31_8b": "log perplexity", "transformer": "BLEU", "gnmt": "BLEU"}
+          "llama31_405b": "log perplexity", "llama31_8b": "log perplexity", "transformer": "BLEU", "gnmt": "BLEU",
+          "deepseekv3_671b": "log perplexity", "gpt_oss_20b": "log perplexity", "flux1": "validation loss"}
 
 
 def target_words(benchmark: str, checker_text: str) -> str:

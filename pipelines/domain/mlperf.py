@@ -153,11 +153,12 @@ def benchmark_rule(round_: str, benchmark: str, path: str | Path | None = None) 
 
 # Benchmarks whose samples_to_converge the tool reports in samples already, and the first round it does.
 _SAMPLES_SINCE = {"bert": "v1.0", "stable_diffusion": "v4.0", "llama2_70b_lora": "v4.0", "llama31_405b": "v5.0",
-                  "llama31_8b": "v5.1", "flux1": "v5.1"}
+                  "llama31_8b": "v5.1", "flux1": "v5.1", "deepseekv3_671b": "v6.0", "gpt_oss_20b": "v6.0"}
 # GPT-3 logs its samples_count in TOKENS (checked for every bundled result: 1,207,959,552 = 288 steps x GBS 2048 x
 # 2,048 tokens; 1,308,622,848 = 208 x 3,072 x 2,048; 1,231,110,144 = 207 x 2,904 x 2,048: a whole number of
 # steps only when divided by the sequence length too; and NVIDIA's v3.1 Eos log states step 1,211,105,280 at
-# 5.15 M tokens/s over 235 s). The other LLM benchmarks log sequences (llama31_405b 276,480 = 240 x GBS 1,152).
+# 5.15 M tokens/s over 235 s). The other LLM benchmarks log sequences (llama31_405b 276,480 = 240 x GBS 1,152;
+# v6.0 deepseekv3_671b 737,280 = 45 x GBS 16,384, gpt_oss_20b 294,912 = 4,608 x GBS 64).
 # benchmark -> (first round, tokens per training sample): samples = value / tokens per sample.
 _TOKENS_SINCE = {"gpt3": ("v3.0", 2048)}
 # Benchmarks logged in epochs: training samples per epoch, and the rounds whose model and data it is.
@@ -203,7 +204,8 @@ MODEL_NAMES = {
     "rnnt": "RNN-T (LibriSpeech)", "unet3d": "3D U-Net (KiTS19)", "gnmt": "GNMT", "transformer": "Transformer",
     "gpt3": "GPT-3 175B", "stable-diffusion": "Stable Diffusion", "llama2-70b-lora": "Llama 2 70B LoRA",
     "gnn": "GNN (R-GAT, v4.x)", "rgat": "R-GAT (IGBH)", "llama31-405b": "Llama 3.1 405B",
-    "llama31-8b": "Llama 3.1 8B", "flux1": "FLUX.1",
+    "llama31-8b": "Llama 3.1 8B", "flux1": "FLUX.1", "deepseekv3-671b": "DeepSeek-V3 671B (mixture of experts)",
+    "gpt-oss-20b": "GPT-OSS 20B (mixture of experts)",
 }
 
 

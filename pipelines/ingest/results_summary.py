@@ -162,14 +162,23 @@ RESULT_COLUMNS = {
 
 
 def summary_results(files: list[Path]) -> pl.DataFrame:
-    """Every score of these summarizer CSVs in RESULT_COLUMNS (no run counts: the CSV has none)."""
-    frames = [
+    """Every score of these results/ CSVs in RESULT_COLUMNS: the summarizer's (no run counts: the CSV has none), and
+    run records scored by the summarizer's rule (ingest/mlperf/run_records.py), told apart by their header."""
+    from pipelines.ingest.mlperf.run_records import is_run_records, read_run_records
+
+    records = [f for f in files if is_run_records(_header(f))]
+    frames = [read_run_records(f) for f in records] + [
         read_results_summary(f).select(
             "round", "submitter", "system", "benchmark", "division", "accelerator_model_name", "accelerators_count",
             "time_to_train_minutes", pl.lit(None, pl.Int64).alias("runs"), pl.lit(None, pl.Int64).alias("dropped_runs"),
             pl.lit(None, pl.Float64).alias("samples_per_second"), "global_batch_size", "samples_to_converge",
             pl.lit("result-summarizer CSV").alias("origin"), "file", pl.col("line").cast(pl.Utf8),
         )
-        for f in files
+        for f in files if f not in records
     ]
     return pl.concat(frames) if frames else pl.DataFrame(schema=RESULT_COLUMNS)
+
+
+def _header(path: Path) -> list[str]:
+    first = read_text(path).splitlines()[:1]
+    return [h.strip() for h in first[0].split(",")] if first else []
