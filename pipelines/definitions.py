@@ -8,7 +8,7 @@ from pipelines import pool_wait
 from pipelines.config import Paths
 from pipelines.defs.metadata import REGENERATE
 from pipelines.defs.regeneration import ATLAS_GROUP, FETCH_ASSET
-from pipelines.defs.versions import with_versions
+from pipelines.defs.versions import map_specs, with_versions
 
 pool_wait.install()  # every process that runs the jobs loads these definitions
 
@@ -30,4 +30,4 @@ def with_automation(definitions: dg.Definitions) -> dg.Definitions:
                or (spec.group_name == ATLAS_GROUP and not atlas_on))
         return spec.replace_attributes(automation_condition=None if off else REGENERATE)
 
-    return definitions.permissive_map_resolved_asset_specs(func=condition, selection=None)
+    return map_specs(definitions, condition)

@@ -1,51 +1,39 @@
-"""What `make report` builds: the assets Dagster reports stale or missing, and nothing else.
+"""What `make report` and `make atlas` build: the assets Dagster reports stale or missing, and nothing else.
 
-1. The raw inputs and the day are observed as raw_files_sensor observes them (defs/automation.observe_inputs):
-   each observation is recorded in the instance (no run) when its data version is new, so what the UI then
-   shows is what was decided on.
+1. The raw inputs, the day and the outputs (the warehouse file, the published folders: defs/outputs.py) are observed
+   as raw_files_sensor observes them (defs/automation.observe_inputs): each observation is recorded in the instance
+   (no run) when its data version is new, so what the UI then shows is what was decided on, and the daemon sees the
+   same changes. A deleted warehouse or published folder is such a change: its generation goes up.
 2. Dagster's stale status, the UI's "Stale" and "Materialize stale": an asset is stale when the data version of
    an input or its own code version (defs/versions.py) changed since it was built; missing when it was never
    built. What reads a stale asset is built in the same run (Dagster calls it stale only once the asset it reads
    has a new data version, that is after the run).
-3. What that status cannot see is added, each for a reason:
-   - an asset whose blocking check failed on its latest build (or never ran on it): built again with its check,
-     so a bad input is refused by every run, not only the first;
-   - everything, when the warehouse file is gone (`make clean`, another WAREHOUSE): the history says built,
-     the tables are not there;
-   - the documents, when the report their last build published is no longer the one published for its date
-     (removed, or replaced by another data set's run).
-   The documents of one kind are built together (the last one publishes the run's build folder).
+3. Two things a run started by hand builds as well, each what the UI shows on the asset:
+   - an asset whose latest materialization failed (red in the UI): built again, so an error fixed by putting an
+     input back as it was (the same data version as its last good build, so not stale) is cleared by the next
+     run, and a bad input is refused by every run, not only the first;
+   - an asset whose blocking check did not pass on its latest build (or never ran on it): built again with its
+     check, which then blocks what reads it again.
+   The daemon waits for a change instead (defs/metadata.py REGENERATE): retrying a failure on every tick would
+   loop, and a changed input is a new observation either way.
+   The documents of one publication are built together (the last one publishes the run's build folder).
 Nothing to build means the published report is that of the data set, the code and the day.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import dagster as dg
-from dagster._core.definitions.data_version import StaleStatus
-from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 
+from pipelines.dagster_internals import check_passed_on_latest, stale_or_missing
 from pipelines.defs.automation import observe_inputs
-from pipelines.defs.regeneration import stale_status
+from pipelines.defs.outputs import ATLAS, OUTPUTS, REPORT, Publication, documents, lost, published_in_place
+from pipelines.defs.regeneration import last_observation
 from pipelines.defs.resources import PipelineSettings
 
-
-
-@dataclass(frozen=True)
-class Publication:
-    """A published document set: the asset that publishes it, the documents one run writes into its build folder
-    and publishes together, and the files a published folder holds."""
-    asset: str
-    documents: tuple[str, ...]
-    files: tuple[str, ...]
-
-
-REPORT = Publication("published_report", ("report_html", "report_pdf", "report_data", "published_report"),
-                     ("report.html", "report.pdf", "data"))
-ATLAS = Publication("published_atlas", ("atlas_html", "atlas_pdf", "atlas_data", "published_atlas"),
-                    ("atlas.html", "atlas.pdf", "data"))
+__all__ = ["ATLAS", "REPORT", "Plan", "Publication", "failed_on_latest", "plan", "published_in_place",
+           "with_what_checks_read"]
 
 
 @dataclass(frozen=True)
@@ -54,14 +42,27 @@ class Plan:
     why: str  # one line for the user
 
 
-def _check_failed(instance: dg.DagsterInstance, check: dg.AssetCheckKey) -> bool:
-    """A blocking check that did not pass on its asset's latest build (failed, or never evaluated on it)."""
-    record = instance.get_latest_asset_check_evaluation_record(check)
-    if record is None or record.status != AssetCheckExecutionRecordStatus.SUCCEEDED:
-        return True
-    target = record.evaluation.target_materialization_data if record.evaluation else None
-    latest = instance.fetch_materializations(check.asset_key, limit=1).records
-    return bool(latest) and target is not None and target.storage_id != latest[0].storage_id
+def failed_on_latest(instance: dg.DagsterInstance, keys) -> set[dg.AssetKey]:
+    """Those of `keys` whose latest materialization attempt failed: what the UI shows as failed (red), read as the UI
+    reads it from the instance's asset records. The latest run that planned the asset failed without materializing
+    it (a step failed, or a step before it, or a blocking check stopped it); or, where the instance records failures
+    per asset, a failure recorded after its latest materialization."""
+    failed = set()
+    for record in instance.get_asset_records(list(keys)):
+        entry = record.asset_entry
+        done = entry.last_materialization_record
+        failure = entry.last_failed_to_materialize_record
+        if failure is not None and (done is None or failure.storage_id > done.storage_id):
+            failed.add(entry.asset_key)
+            continue
+        if entry.last_run_id is None or (done is not None and done.run_id == entry.last_run_id):
+            continue
+        run = instance.get_run_record_by_id(entry.last_run_id)
+        if run is None or not run.dagster_run.is_finished or run.end_time is None:
+            continue  # deleted, or still running
+        if run.dagster_run.is_failure and (done is None or done.timestamp <= run.end_time):
+            failed.add(entry.asset_key)
+    return failed
 
 
 def with_what_checks_read(graph, wanted: set[dg.AssetKey], build: set[dg.AssetKey]) -> set[dg.AssetKey]:
@@ -80,50 +81,36 @@ def with_what_checks_read(graph, wanted: set[dg.AssetKey], build: set[dg.AssetKe
                       if check.asset_key in wanted and graph.get(check).parent_entity_keys & closure}
 
 
-def published_in_place(instance: dg.DagsterInstance, settings: PipelineSettings, publication: Publication) -> Path | None:
-    """The dated folder the latest build published, when it is still the one published for its date (under
-    REPORTS_DIR, or REPORTS_DIR/atlas) with its files; else None."""
-    records = instance.fetch_materializations(dg.AssetKey(publication.asset), limit=1).records
-    if not records:
-        return None
-    meta = records[0].asset_materialization.metadata
-    if "path" not in meta:
-        return None
-    dated = Path(meta["path"].value)
-    reports = dated.parent
-    stored = reports / ".store" / f"{dated.name}.{records[0].run_id}"
-    if reports not in (settings.reports, settings.reports / "atlas"):
-        return None
-    if dated.resolve() != stored.resolve() or not all((stored / name).exists() for name in publication.files):
-        return None
-    return dated
+def _names(keys) -> str:
+    return ", ".join(sorted(k.to_user_string() for k in keys)[:6]) + (", ..." if len(keys) > 6 else "")
 
 
 def plan(instance: dg.DagsterInstance, graph, settings: PipelineSettings, keys: list[dg.AssetKey],
          publication: Publication = REPORT, everything: str | None = None) -> Plan:
-    """What to build of `keys` (a job's assets), after observing their raw inputs (see the module's docstring);
-    all of them when `everything` says why (--force), the inputs observed all the same."""
+    """What to build of `keys` (a job's assets), after observing their inputs and outputs (see the module's
+    docstring); all of them when `everything` says why (--force), the inputs observed all the same."""
     wanted = {key for key in keys if graph.get(key).is_materializable}
     inputs = {parent for key in wanted for parent in graph.get(key).parent_keys if not graph.get(parent).is_materializable}
     changed = observe_inputs(instance, settings, inputs)
-    if not everything and not Path(settings.warehouse).is_file():
-        everything = f"the warehouse {settings.warehouse} is missing"
     if everything:
         return Plan(sorted(wanted, key=str), everything)
-    resolver = stale_status(instance, graph)
-    build = {key for key in wanted if resolver.get_status(key) in (StaleStatus.STALE, StaleStatus.MISSING)}
-    reasons = [f"changed: {', '.join(changed)}"] if changed else []
-    if build and not changed:
-        reasons.append("stale: " + ", ".join(sorted(k.to_user_string() for k in build)[:6]))
+    build = stale_or_missing(instance, graph, wanted)
+    inputs_changed = [name for name in changed if name not in OUTPUTS]
+    reasons = [f"changed: {', '.join(inputs_changed)}"] if inputs_changed else []
+    reasons += [lost(settings, name) for name in changed  # a first observation ("1") lost nothing
+                if name in OUTPUTS and last_observation(instance, dg.AssetKey(name))[0] != "1"]
+    if build and not reasons:
+        reasons.append(f"stale: {_names(build)}")
+    failed = failed_on_latest(instance, wanted) - build
+    if failed:
+        reasons.append(f"failed on its latest run: {_names(failed)}")
     blocked = {check.asset_key for check in graph.asset_check_keys
-               if check.asset_key in wanted and graph.get_check_spec(check).blocking and _check_failed(instance, check)}
-    if blocked - build:
-        reasons.append("a check did not pass: " + ", ".join(sorted(k.to_user_string() for k in blocked - build)))
-    build = with_what_checks_read(graph, wanted, build | blocked)
-    documents = {dg.AssetKey(name) for name in publication.documents} & wanted
-    gone = published_in_place(instance, settings, publication) is None
-    if gone:
-        reasons.append("the published folder is gone or was replaced")
-    if gone or build & documents:
-        build |= documents
+               if check.asset_key in wanted and graph.get_check_spec(check).blocking
+               and not check_passed_on_latest(instance, check)} - build - failed
+    if blocked:
+        reasons.append(f"a check did not pass: {_names(blocked)}")
+    build = with_what_checks_read(graph, wanted, build | failed | blocked)
+    together = documents(graph, publication) & wanted
+    if build & together:
+        build |= together
     return Plan(sorted(build, key=str), "; ".join(reasons))

@@ -210,3 +210,16 @@ def automated(tmp_path_factory, tmp_path):
 
     with automated_copy(tmp_path_factory, tmp_path / "w") as world:
         yield world
+
+
+@pytest.fixture(autouse=True)
+def environment_restored():
+    """The environment as it was before each test, after it: a command line run in process (pipelines.cli.main:
+    runs.prepare_instance) sets the data set's paths (REPORTS_DIR, WAREHOUSE, ATLAS_ROUNDS_DIR, ...) in os.environ,
+    and a later test of the same worker, or a command line it starts with os.environ, would inherit them (make atlas
+    then stored its rounds in another test's folder)."""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)

@@ -65,13 +65,10 @@ def test_new_round_becomes_a_partition_and_is_scored_once_per_change(tmp_path, c
         (again,) = _tick(instance, settings).run_requests
         assert again.partition_key == "v1.0" and again.run_key != request.run_key
         # the decision is Dagster's stale status of the round's partition, which the UI shows with its cause
-        from dagster._core.definitions.assets.graph.asset_graph import AssetGraph
-        from pipelines.defs.mlperf.rounds import atlas_round, mlperf_corpus
-        from pipelines.defs.regeneration import stale_status
+        from pipelines.dagster_internals import stale_causes
+        from pipelines.defs.mlperf.rounds import rounds_graph
 
-        causes = stale_status(instance, AssetGraph.from_assets([atlas_round, mlperf_corpus])).get_stale_causes(
-            ROUND_KEYS[0], "v1.0")
-        assert [(c.reason, c.dependency.asset_key.to_user_string()) for c in causes] == [
+        assert stale_causes(instance, rounds_graph(settings), ROUND_KEYS[0], "v1.0") == [
             ("has a new dependency data version", "mlperf_corpus")]
 
 
@@ -120,3 +117,28 @@ def test_a_price_change_carries_the_atlas_only_when_it_is_on(tmp_path, corpus):
     assert all(condition is None for condition in off.values())
     # the round tables read no price: a price change never reaches them
     assert not set(on) & {"atlas_round_scores", "atlas_round_runs", "atlas_round_systems"}
+
+
+def test_make_atlas_takes_the_sensor_s_steps(tmp_path, corpus):
+    """`make atlas` (pipelines/cli.run_atlas) repeats none of the sensor's bookkeeping: it calls round_changes, and
+    records the same partition requests and runs the same round runs the sensor's tick asks the daemon for."""
+    import inspect
+
+    from pipelines import cli
+    from pipelines.defs.mlperf.sensor import record_partitions, round_changes
+
+    dirs = make_dirs(tmp_path / "run")
+    with pipeline_env(dirs, MLPERF_DIR=str(corpus)), dg.DagsterInstance.ephemeral() as instance:
+        settings = PipelineSettings.from_env()
+        tick = _tick(instance, settings)
+        changes = round_changes(instance, settings)
+        assert [(r.partitions_def_name, list(r.partition_keys)) for r in changes.partition_requests()] == \
+            [(r.partitions_def_name, list(r.partition_keys)) for r in tick.dynamic_partitions_requests]
+        assert [(r.run_key, r.partition_key) for r in changes.round_runs()] == \
+            [(r.run_key, r.partition_key) for r in tick.run_requests]
+        record_partitions(instance, changes.partition_requests())
+        assert instance.get_dynamic_partitions(MLPERF_ROUNDS.name) == ["v1.0"]
+        assert not round_changes(instance, settings).partition_requests()
+    source = inspect.getsource(cli.run_atlas)
+    assert "round_changes(" in source and "record_partitions(" in source
+    assert "add_dynamic_partitions" not in source and "delete_dynamic_partition" not in source

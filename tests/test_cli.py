@@ -183,7 +183,7 @@ def test_the_readme_walkthrough_for_your_own_data_works(tmp_path):
     """README's "Your own data" block, run as written (HOME is a temporary folder; `make -o venv`:
     the environment is ready), gives the report and the figures README states."""
     readme = (REPO / "README.md").read_text()
-    own = readme[readme.index("## Your own data"):]
+    own = readme[readme.index("## 3. Your data"):]
     block = own[own.index("```sh\n") + 6:own.index("\n```", own.index("```sh\n"))]
     assert block.rstrip().endswith("RAW_DIR=~/my-data make report")
     block = block.replace("make report", "make --no-print-directory -o venv report")
@@ -217,7 +217,7 @@ def test_the_readme_walkthrough_for_your_own_workload_works(tmp_path):
     """README's "Your own workload" block, run after "Your own data" as it says, gives the figures
     README states (worked by hand there: 115,305,030 / 18,740 samples/s = 102.5 min at 21.957642 USD/h)."""
     readme = (REPO / "README.md").read_text()
-    block = _readme_block(readme, "## Your own data") + "\n" + _readme_block(readme, "### Your own workload")
+    block = _readme_block(readme, "## 3. Your data") + "\n" + _readme_block(readme, "### Your own workload")
     env = {k: v for k, v in os.environ.items() if k not in ("RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME")}
     done = subprocess.run(["bash", "-euc", block], cwd=REPO, env=env | {"HOME": str(tmp_path)},
                           capture_output=True, text=True, timeout=900)

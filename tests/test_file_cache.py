@@ -48,3 +48,13 @@ def test_charts_and_pdfs_are_kept_by_the_one_cache_under_their_own_code_version(
     assert isinstance(charts, FileCache) and isinstance(pdfs, FileCache)
     assert len({charts.version, pdfs.version}) == 2 and "" not in {charts.version, pdfs.version}
     assert ChartCache(None).version == PdfCache(None).version == ""  # no folder: no code read for a key
+    # the same import-closure code version as the assets' (pipelines/code_versions.py), of the drawing and the
+    # printing modules: no list of modules kept by hand
+    from pipelines.code_versions import code_version_of, sources_of
+
+    assert charts.version == code_version_of("pipelines.publish.charts")
+    assert pdfs.version == code_version_of("pipelines.publish.pdf")
+    drawing = {path.name for path in sources_of("pipelines.publish.charts")}
+    printing = {path.name for path in sources_of("pipelines.publish.pdf")}
+    assert {"charts.py", "palette.py", "svg.py"} <= drawing
+    assert {"pdf.py", "render.py", "page_breaks.py", "page_numbers.py"} <= printing

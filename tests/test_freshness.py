@@ -14,8 +14,8 @@ import dagster as dg
 import pytest
 
 from pipelines.cli import UP_TO_DATE
+from pipelines import code_versions as versions
 from pipelines.config import REPO_ROOT
-from pipelines.defs import versions
 from tests.pipeline_runner import REPO
 from tests.small_raw import write_small_raw
 
@@ -83,8 +83,43 @@ def test_every_asset_declares_its_code_version_and_what_reads_the_day_depends_on
     assert node.code_version == versions.code_version_of("pipelines.defs.prices.staging")
     assert node.code_version != graph.get(dg.AssetKey("report_html")).code_version
     readers = {key.to_user_string() for key in graph.get(dg.AssetKey("today")).child_keys}
-    assert {"stg_prices", "stg_report_settings", "report_html", "atlas_html"} <= readers
-    assert "report_data" not in readers  # its files carry no date of their own
+    # derived from the code (defs/versions.reads_day), not listed: the readers that refuse rows dated after today
+    # (the CSV tables, the price files, report.toml), the documents that say the day they were generated
+    assert {"stg_prices", "stg_instances", "stg_throughput", "stg_report_settings", "stg_published_runs",
+            "report_html", "atlas_html", "atlas_pdf"} <= readers
+    # the tables computed from other tables, and the files that carry no date of their own, do not read it
+    assert not readers & {"report_data", "report_pdf", "published_report", "atlas_data", "cost_to_train",
+                          "report_dates", "time_to_train", "stg_systems"}
+
+
+def test_which_functions_read_the_day_is_read_from_the_code():
+    """reads_day follows what a function names into the project's modules: a call through a default argument
+    (`today or calendar_today()`), a helper of the same module, a re-export of a package, a lazy import."""
+    from pipelines.defs.report.documents import report_data, report_html
+    from pipelines.defs.versions import reads_day
+    from pipelines.ingest.csv_table import read_csv_table
+    from pipelines.ingest.prices import read_price_folder
+    from pipelines.publish.from_marts import report_context
+
+    assert reads_day(read_csv_table) and reads_day(read_price_folder) and reads_day(report_context)
+    assert reads_day(report_html) and not reads_day(report_data)
+
+
+def test_the_outputs_are_inputs_of_what_writes_them():
+    """The warehouse file and the published folders (defs/outputs.py) are inputs of what writes into them, read from
+    the definitions: every asset of kind duckdb, and each publication's documents."""
+    from pipelines.definitions import defs
+
+    graph = defs().resolve_asset_graph()
+
+    def readers(name: str) -> set[str]:
+        return {key.to_user_string() for key in graph.get(dg.AssetKey(name)).child_keys}
+
+    tables = {key.to_user_string() for key in graph.get_all_asset_keys()
+              if graph.get(key).is_materializable and "duckdb" in graph.get(key).kinds}
+    assert readers("warehouse") == tables and {"stg_prices", "cost_to_train", "atlas_costs"} <= tables
+    assert readers("published_report_folder") == {"report_html", "report_pdf", "report_data", "published_report"}
+    assert readers("published_atlas_folder") == {"atlas_html", "atlas_pdf", "atlas_data", "published_atlas"}
     # the atlas's round tables keep the version of their scoring rules: an edit that scores the same never rescores
     from pipelines.defs.mlperf.rounds import TABLES_VERSION
 

@@ -87,14 +87,14 @@ def test_did_you_mean_ignores_case_and_stays_quiet_for_far_misses():
 
 
 def test_readme_shows_every_report_toml_key_in_a_file_that_reads(tmp_path: Path):
-    """README's "report.toml, every key": the example reads, and it names every key the parser knows."""
+    """README's "report.toml keys": the example reads, and it names every key the parser knows."""
     import re
 
     from pipelines.config import REPO_ROOT
     from pipelines.ingest import report_config
 
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### report.toml, every key"):]
+    section = readme[readme.index("### report.toml keys"):]
     example = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
     path = tmp_path / "report.toml"
     path.write_text(example)

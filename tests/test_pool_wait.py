@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import time
 
-from dagster._core.execution.plan.instance_concurrency_context import InstanceConcurrencyContext
-
 from pipelines import pool_wait
-
-
-def waiting(timeouts: dict[str, float]) -> InstanceConcurrencyContext:
-    context = object.__new__(InstanceConcurrencyContext)
-    context._pending_claims, context._pending_timeouts = set(timeouts), dict(timeouts)
-    return context
+from pipelines.dagster_internals import waiting_context as waiting
 
 
 def test_the_wait_is_the_time_to_the_first_claim_and_never_negative():

@@ -46,6 +46,7 @@ def write_data_set(raw: Path) -> Path:
     """The small data set, with its own file of every input kind the pipeline reads."""
     write_small_raw(raw)
     shutil.copy(BUNDLED_RAW / "published_runs.csv", raw / "published_runs.csv")
+    shutil.copy(BUNDLED_RAW / "mlperf_precision.csv", raw / "mlperf_precision.csv")
     shutil.copytree(BUNDLED_RAW / "carbon", raw / "carbon")
     (raw / "accelerator_aliases.csv").write_text(
         "name_regex,memory_gb,form_factor,cloud_model,note\n^A100$,40,SXM,A100-SXM-40GB,the small set's A100\n")
@@ -164,6 +165,8 @@ CASES = [
     # the public facts a data set may bring: published runs, carbon factors
     Case("published_runs_text_in_number", _replace("published_runs.csv", ",1460000,", ",abc,"),
          r"published_runs\.csv:2 column published_gpu_hours: .*'abc'"),
+    Case("mlperf_precision_unknown", _replace("mlperf_precision.csv", ",int8,config,", ",int7,config,"),
+         r"mlperf_precision\.csv:2 column precision: 'int7' is not a precision"),
     Case("carbon_text_in_number", lambda raw: _number_to_text(raw / "carbon" / "grid_intensity.csv"),
          r"grid_intensity\.csv:2 column "),
 ]
@@ -205,7 +208,8 @@ def test_every_input_kind_is_corrupted():
     files = {"raw_mappings": "mappings", "raw_instances": "instances", "raw_accelerators": "accelerators",
              "raw_accelerator_aliases": "aliases", "raw_prices": "prices", "raw_results": "results",
              "raw_systems": "systems", "raw_mlperf": "mlperf", "raw_throughput": "throughput",
-             "raw_report_config": "toml", "raw_published_runs": "published_runs", "raw_carbon": "carbon"}
+             "raw_report_config": "toml", "raw_published_runs": "published_runs", "raw_carbon": "carbon",
+             "raw_mlperf_precision": "mlperf_precision"}
     assert set(files) == set(RAW_INPUTS)
     for kind in files.values():
         assert any(case.name.startswith(kind + "_") for case in CASES), kind

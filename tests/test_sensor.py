@@ -32,8 +32,8 @@ CHECKS = {"stg_prices:prices_are_valid_usd", "stg_prices:one_price_per_instance_
           "stg_comparisons:comparisons_are_covered"}
 # what reads the staging a price change rebuilds, built once its checks passed
 PRICE_MARTS = {"price_history", "report_dates", "cost_to_train", "cheapest_offers", "cheapest_options", "price_changes",
-               "cost_changes", "priced_offers", "model_estimates", "model_not_priced", "report_html", "report_pdf",
-               "report_data", "published_report"}
+               "cost_changes", "priced_offers", "model_estimates", "model_picks", "model_not_priced", "report_html",
+               "report_pdf", "report_data", "published_report"}
 
 
 def after_change(automated) -> set[str]:

@@ -4,10 +4,11 @@ and a daily price fetch.
 Who starts what, so that Dagster's stale status is the only judge and one change is one run:
 
 * ``raw_files_sensor`` observes (every 15 s): it computes each raw input's data version (the content hash its
-  observable ``raw_*`` asset reports, so touching a file without changing its bytes is no change) and the day's
-  (``today``), and records an observation (no run) of each one whose version differs from the last recorded
-  (``observe_inputs``, the same step `make report` takes first). It starts no run and keeps no cursor: the
-  instance's observations are the state, and the UI shows them.
+  observable ``raw_*`` asset reports, so touching a file without changing its bytes is no change), the day's
+  (``today``) and the outputs' (the warehouse file and the published folders, whose version goes up when one is
+  found gone: defs/outputs.py), and records an observation (no run) of each one whose version differs from the last
+  recorded (``observe_inputs``, the same step `make report` takes first: one rule for both). It starts no run and
+  keeps no cursor: the instance's observations are the state, and the UI shows them.
 * ``regenerate_automation`` builds (every 15 s): every asset below the raw inputs carries ``REGENERATE``
   (pipelines/defs/metadata.py): rebuilt when an input's data version or its own code version changed, or when it
   is missing, never on top of a failed blocking check, and never while it or an input is being built. What one
@@ -33,6 +34,7 @@ import dagster as dg
 
 from pipelines.defs.mlperf.raw import MLPERF_INPUTS
 from pipelines.defs.metadata import WAREHOUSE_TAG
+from pipelines.defs.outputs import OUTPUTS, observe_output
 from pipelines.defs.prices.raw import PRICE_INPUTS
 from pipelines.defs.raw import TODAY, day_version, observe
 from pipelines.defs.regeneration import FETCH_ASSET, record_observation
@@ -45,8 +47,9 @@ RAW_INPUTS = {**PRICE_INPUTS, **MLPERF_INPUTS, **REPORT_INPUTS}  # every raw inp
 # ---- the sensor --------------------------------------------------------------------------------
 
 def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, keys: set[dg.AssetKey]) -> list[str]:
-    """Record a new observation (no run) of each raw input among `keys`, and of the day, whose data version changed
-    since the last one recorded; their names. What raw_files_sensor does every tick and `make report` first."""
+    """Record a new observation (no run) of each raw input among `keys`, of the day and of the outputs (the warehouse
+    file, the published folders: defs/outputs.py), whose data version changed since the last one recorded; their
+    names. What raw_files_sensor does every tick and `make report` first, so both see the same changes."""
     changed = []
     for key in sorted(keys, key=str):
         name = key.to_user_string()
@@ -54,6 +57,8 @@ def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, key
             version, metadata = day_version(), {}
         elif name in RAW_INPUTS:
             version, metadata = observe(settings, RAW_INPUTS[name])
+        elif name in OUTPUTS:
+            version, metadata = observe_output(instance, settings, name)
         else:
             continue
         if record_observation(instance, key, version, metadata):
@@ -63,7 +68,7 @@ def observe_inputs(instance: dg.DagsterInstance, settings: PipelineSettings, key
 
 def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> dg.SensorResult:
     """One tick of raw_files_sensor (a plain function, so tests drive it with build_sensor_context)."""
-    keys = {dg.AssetKey(name) for name in [*RAW_INPUTS, TODAY]}
+    keys = {dg.AssetKey(name) for name in [*RAW_INPUTS, TODAY, *OUTPUTS]}
     changed = observe_inputs(context.instance, settings, keys)
     if not changed:
         return dg.SensorResult(skip_reason="no raw input changed since its last observation")
@@ -77,9 +82,10 @@ def evaluate_raw_files(context: dg.SensorEvaluationContext, settings: PipelineSe
     minimum_interval_seconds=15,
     default_status=dg.DefaultSensorStatus.RUNNING,
     description="Observes every raw input in RAW_DIR (prices/, results/, mlperf/, systems/, throughput/, "
-                "instances.csv, accelerators.csv, mappings.csv, report.toml) and the day: a new content hash is "
-                "recorded as the raw asset's new data version (no run); regenerate_automation then builds what "
-                "reads it. Same bytes, nothing recorded.",
+                "instances.csv, accelerators.csv, mappings.csv, report.toml), the day and the outputs (the warehouse "
+                "file, the published folders): a new content hash (or a lost output's new generation) is recorded "
+                "as the source asset's new data version (no run); regenerate_automation then builds what reads it. "
+                "Same bytes, nothing recorded.",
 )
 def raw_files_sensor(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> dg.SensorResult:
     return evaluate_raw_files(context, settings)

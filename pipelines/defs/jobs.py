@@ -8,6 +8,7 @@ import dagster as dg
 
 from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.metadata import WAREHOUSE_TAG
+from pipelines.defs.outputs import GROUP as OUTPUTS_GROUP
 from pipelines.defs.raw import TODAY
 
 REPORT_GROUPS = ("staging", "marts", "report")
@@ -23,8 +24,10 @@ report_job = dg.define_asset_job(
 # The atlas, the shared staging it reads (price book, instance and accelerator catalogs, report
 # settings) and the raw inputs behind them. Partitioned by round: a run of one round partition
 # scores that round; a run that leaves the round assets out re-prices and re-publishes the stored
-# rounds without reading a log (pipelines.cli.run_atlas does both, in that order).
-ATLAS_SELECTION = dg.AssetSelection.groups("atlas").upstream()
+# rounds without reading a log (pipelines.cli.run_atlas does both, in that order). The outputs (warehouse file,
+# published folders) are observed by the sensor and the command line, never in a run: an observation in a run is
+# recorded even when nothing changed, and automation would count it as an update (defs/outputs.py).
+ATLAS_SELECTION = dg.AssetSelection.groups("atlas").upstream() - dg.AssetSelection.groups(OUTPUTS_GROUP)
 
 atlas_job = dg.define_asset_job(
     "atlas_job",

@@ -18,9 +18,10 @@ POOL = "duckdb_writer"  # every asset that writes the warehouse; the pool's limi
 WAREHOUSE_TAG = {"pipelines/warehouse": "write"}
 
 # Every asset below the raw inputs (staging, marts, report, and the atlas where it is on: which ones is
-# pipelines/definitions.with_automation's to say) is rebuilt when Dagster would
-# call it stale or missing: an input's data version changed (the raw inputs are observed by raw_files_sensor,
-# defs/automation.py), its own code version changed (defs/versions.py), or it is missing. That is eager() with
+# pipelines/definitions.with_automation's to say) is rebuilt when Dagster would call it stale or missing: an input's
+# data version changed (the raw inputs, the day and the outputs it writes into, the warehouse file and the published
+# folders, are observed by raw_files_sensor, defs/automation.py, as `make report` observes them first:
+# pipelines/freshness.py), its own code version changed (defs/versions.py), or it is missing. That is eager() with
 # code_version_changed() added (eager() ignores new code) and with what is missing when automation first evaluates
 # it (eager() builds only what goes missing later: a new instance would never get its first report), never on top
 # of a failed blocking check (eager() ignores those too). What one tick requests goes in one run.

@@ -6,7 +6,8 @@ without changing its bytes changes nothing. Each subject declares its own raw in
 ``observable_assets``; the sensor (automation.py) and `make report` (pipelines/freshness.py) observe them
 with ``observe``, so all three agree on what a change is.
 
-An observation covers every file the readers may read for the input: the data set's own, and for public
+An observation covers every file the readers may read for the input, listed by the function its readers list
+them with (``RawInput.files``), so no file is read unobserved or observed unread: the data set's own, and for public
 facts (the accelerator catalog, the carbon factors) the project's that a data set without its own falls back
 to; for the MLPerf trees, the trees report.toml names outside RAW_DIR (by size and modification time: a
 corpus is gigabytes). ``today`` is the one raw input that is no file: the day the readers check dates
@@ -14,6 +15,7 @@ against and the documents say they were generated. Imports no subject.
 """
 
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,6 +33,13 @@ class RawInput(NamedTuple):
     holds: str  # what it holds, for the UI
     public_facts: bool = False  # a data set without its own reads the project's (defs/staging.public_facts)
     outside_trees: bool = False  # report.toml's mlperf_trees outside RAW_DIR are read with it
+    # the folder's files as its readers list them (default: ingest/raw_files.input_files with `glob`); the readers
+    # call the same function, so what is observed is what is read (prices: ingest/prices/files.price_files)
+    listing: Callable[[Path], list[Path]] | None = None
+
+    def files(self, root: Path) -> list[Path]:
+        """The input's files under `root` (its path under RAW_DIR, or the project's raw/)."""
+        return self.listing(root) if self.listing is not None else input_files(root, self.glob)
 
 
 def _listing(settings: PipelineSettings, raw_input: RawInput) -> tuple[list[Path], Path]:
@@ -40,7 +49,7 @@ def _listing(settings: PipelineSettings, raw_input: RawInput) -> tuple[list[Path
 
 def _files_of(raw: Path, raw_input: RawInput) -> tuple[list[Path], Path]:
     root = raw / raw_input.path
-    return input_files(root, raw_input.glob), root if root.is_dir() else root.parent
+    return raw_input.files(root), root if root.is_dir() else root.parent
 
 
 def _outside_trees(raw: Path) -> list[Path]:

@@ -1,9 +1,10 @@
 """What a change means in the asset graph, and what Dagster says is stale.
 
-What is stale is Dagster's to say: ``stale_status`` (the UI's Stale) once the changed inputs are observed
-(``record_observation``): `make report`, `make atlas` (pipelines/freshness.py), the rounds (defs/mlperf/rounds.py),
-and the daemon's automation (defs/automation.py) build from it. ``regeneration`` is one run of some assets and
-everything downstream, for what Dagster's status cannot see: mlperf_rounds_sensor's run when a round is removed
+What is stale is Dagster's to say: its stale status (the UI's Stale; pipelines/dagster_internals.stale_or_missing)
+once the changed inputs are observed (``record_observation``): `make report`, `make atlas` (pipelines/freshness.py)
+and the rounds (defs/mlperf/rounds.py) build from it, and the daemon's automation (defs/automation.py) from the same
+observations. ``regeneration`` is one run of some assets and everything downstream, for what Dagster's status cannot
+see: mlperf_rounds_sensor's run when a round is removed
 (nothing is materialized, so nothing is stale) and the benchmark's price run. ``IN_FLIGHT``: the run statuses of a
 queued or running run. This module imports no subject (prices, mlperf, report, atlas), so a subject's sensor can use
 it without an import loop through the wiring that imports the subjects.
@@ -14,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import dagster as dg
-from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
-from dagster._core.definitions.data_version import DATA_VERSION_TAG, CachingStaleStatusResolver
-from dagster._time import get_current_datetime
+
+from pipelines.dagster_internals import DATA_VERSION_TAG
 
 FETCH_ASSET = dg.AssetKey("fetched_price_files")
 ATLAS_GROUP = "atlas"
@@ -63,21 +63,23 @@ def regeneration(graph, roots: set[dg.AssetKey], atlas: bool = False) -> tuple[l
     return sorted(materialized | observed, key=str), sorted(checks, key=str)
 
 
-def stale_status(instance: dg.DagsterInstance, graph) -> CachingStaleStatusResolver:
-    """Dagster's stale status of the graph's assets (what the UI shows as Stale, with its causes), as of now."""
-    view = AssetGraphView(temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
-                          instance=instance, asset_graph=graph)
-    return CachingStaleStatusResolver(instance, graph, view)
-
-
 def record_observation(instance: dg.DagsterInstance, key: dg.AssetKey, version: str, metadata: dict | None = None,
                        partition: str | None = None) -> bool:
     """Record an observation of a source asset (or one partition of it) without a run, when its data version differs
     from the last one recorded; whether it did. What `make report`, `make atlas` and the rounds sensor observe."""
-    record = instance.get_latest_data_version_record(key, is_source=True, partition_key=partition)
-    known = record.asset_observation.data_version if record and record.asset_observation else None
-    if known == version:
+    if last_observation(instance, key, partition)[0] == version:
         return False
     instance.report_runless_asset_event(dg.AssetObservation(asset_key=key, partition=partition, metadata=metadata or {},
                                                             tags={DATA_VERSION_TAG: version}))
     return True
+
+
+def last_observation(instance: dg.DagsterInstance, key: dg.AssetKey, partition: str | None = None) -> tuple[str | None, dict]:
+    """The data version and metadata of the latest observation of a source asset (or one partition of it);
+    (None, {}) when it was never observed."""
+    found = instance.fetch_observations(dg.AssetRecordsFilter(asset_key=key, asset_partitions=[partition])
+                                        if partition else key, limit=1).records
+    observation = found[0].asset_observation if found else None
+    if observation is None:
+        return None, {}
+    return observation.data_version, {name: value.value for name, value in observation.metadata.items()}

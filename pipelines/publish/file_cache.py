@@ -1,9 +1,9 @@
 """Files kept under a key of what made them: the drawn charts (chart_cache.py) and the printed PDFs
 (pdf_parts.py) of the report and the atlas.
 
-A key is the SHA-256 of the code version (fingerprint.code_version of the code and packages that make
-the file) and of every input, so a kept file is never served for other inputs or other code: a change
-to either is a new key, never a stale file. Files are written whole (store.write_atomic: a killed build
+A key is the SHA-256 of the code version (pipelines/code_versions.code_version_of, the same import-closure code
+version Dagster compares for the assets, of the module that makes the file) and of every input, so a kept file is
+never served for other inputs or other code: a change to either is a new key, never a stale file. Files are written whole (store.write_atomic: a killed build
 never leaves half a file), and `prune` keeps the folder to what the last build used, so it does not grow
 with every price snapshot.
 

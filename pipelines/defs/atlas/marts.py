@@ -189,7 +189,11 @@ def atlas_costs(settings: PipelineSettings):
         priced = metrics.price_results(_entries(conn), read_table(conn, "atlas_instances"), prices)
         priced = metrics.with_energy(priced, read_table(conn, "stg_board_power"), read_table(conn, "stg_grid_intensity"),
                                      read_table(conn, "stg_pue"))
-        ranked = with_price_age(metrics.rank(priced, _headline(conn)), price_date, stale_after_days(conn))
+        # each price's age before the rank: a stale spot price is never the cheapest (domain/offers.in_headline)
+        report = report_settings(conn)
+        aged = with_price_age(priced, price_date, report.stale_after_days,
+                              spot_stale_after_days=report.spot_stale_after_days)
+        ranked = metrics.rank(aged, report.headline_offer_kinds)
         options = _option_costs(conn, ranked, price_date)
         ranked = metrics.with_cheapest_option(ranked, options)
         write_frame(conn, "atlas_costs", ranked.select(ATLAS_COLUMNS + [c for c in ranked.columns if c not in ATLAS_COLUMNS]))

@@ -21,12 +21,11 @@ import warnings
 from pathlib import Path
 
 import dagster as dg
-from dagster._core.definitions.assets.graph.asset_graph import AssetGraph
-from dagster._core.definitions.data_version import StaleStatus
 
+from pipelines.dagster_internals import stale_or_missing
 from pipelines.defs.metadata import input_errors_as_failures
-from pipelines.defs.regeneration import record_observation, stale_status
-from pipelines.defs.resources import ROUND_STORE, PipelineSettings
+from pipelines.defs.regeneration import record_observation
+from pipelines.defs.resources import ROUND_STORE, PipelineSettings, RoundStore
 from pipelines.fingerprint import text_sha256
 from pipelines.ingest.corpus_rounds import corpus_rounds, round_fingerprint
 from pipelines.ingest.mlperf.corpus import SYSTEMS_SCHEMA, score_corpus
@@ -134,9 +133,15 @@ def rounds_to_score(instance: dg.DagsterInstance, settings: PipelineSettings) ->
     prints = {key: round_fingerprint(path) for key, path in rounds.items()}
     observe_rounds(instance, prints)
     known = set(instance.get_dynamic_partitions(MLPERF_ROUNDS.name))
-    resolver = stale_status(instance, AssetGraph.from_assets([atlas_round, mlperf_corpus]))  # the rounds' part
+    graph = rounds_graph(settings)
     stale = [key for key in prints
-             if key not in known or not stored(settings, key)
-             or any(resolver.get_status(asset, key) != StaleStatus.FRESH for asset in ROUND_KEYS)]
+             if key not in known or not stored(settings, key) or stale_or_missing(instance, graph, ROUND_KEYS, key)]
     return prints, stale
+
+
+def rounds_graph(settings: PipelineSettings):
+    """The rounds' part of the asset graph: the corpus and the round tables (all a round's stale status reads), with
+    the resources they need."""
+    return dg.Definitions(assets=[atlas_round, mlperf_corpus], resources={
+        "settings": settings, ROUND_STORE: RoundStore(base_dir=settings.atlas_rounds_dir)}).resolve_asset_graph()
 

@@ -7,9 +7,10 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import files_in_raw, load_table, relative_to_raw
+from pipelines.defs.staging import files_in_raw, load_table, public_facts, relative_to_raw
 from pipelines.domain.mlperf import report_benchmark
 from pipelines.domain.rounds import round_order
+from pipelines.ingest.mlperf.precision import read_mlperf_precision
 from pipelines.ingest.results_summary import RESULT_COLUMNS, summary_results
 from pipelines.ingest.systems_json import SYSTEM_SCHEMA, parse_system_json
 from pipelines.warehouse import to_polars, write_frame
@@ -65,3 +66,16 @@ def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -
         result = dg.MaterializeResult(metadata=table_metadata(conn, "stg_systems"))
     result.metadata["shadowed_files"] = dg.MetadataValue.md("\n".join(f"- {f}" for f in shadowed["file"]) or "none")
     return result
+
+
+@dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_mlperf_precision"], pool=POOL,
+          description="The numeric precision each MLPerf LLM result trained in (bf16, fp8, fp4, int8) and how it is "
+                      "known: its log, or its submission's configuration (mlperf_precision.csv; the project's when "
+                      "the data set has none). The model estimate turns each result to BF16 by it.")
+@input_errors_as_failures
+def stg_mlperf_precision(settings: PipelineSettings) -> dg.MaterializeResult:
+    path, label = public_facts(settings, "mlperf_precision.csv")
+    frame = read_mlperf_precision(path).with_columns(file=pl.lit(label))
+    with settings.connect() as conn:
+        write_frame(conn, "stg_mlperf_precision", relative_to_raw(frame, settings.raw))
+        return dg.MaterializeResult(metadata=table_metadata(conn, "stg_mlperf_precision"))

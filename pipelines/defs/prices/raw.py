@@ -2,9 +2,12 @@
 and the grid carbon intensity and PUE per region (observable source assets, defs/raw.py)."""
 
 from pipelines.defs.raw import RawInput, observable_assets
+from pipelines.ingest.prices.files import price_files
 
 PRICE_INPUTS = {
-    "raw_prices": RawInput("prices", "*", "Price snapshots: normalized CSV and the providers' own price lists."),
+    # the price files only, as the readers list them: a README or a catalog's SOURCE.md is no price
+    "raw_prices": RawInput("prices", "*", "Price snapshots: normalized CSV and the providers' own price lists.",
+                           listing=price_files),
     "raw_instances": RawInput("instances.csv", "*", "The instance catalog: every cloud instance, its accelerators and billing."),
     "raw_accelerators": RawInput("accelerators.csv", "*", "The accelerator catalog: names in systems JSON -> model -> cloud model.",
                                  public_facts=True),
