@@ -26,9 +26,9 @@ class RunDirs:
 
 
 # The bundled report's price date: the newest on-demand snapshot of a compared instance, the GPU clouds'
-# catalogs of prices/skypilot_2026-12-06/ (the current-generation comparison takes the whole market); the
+# catalogs of prices/skypilot_2026-12-07/ (the current-generation comparison takes the whole market); the
 # atlas prices at the same date.
-BUNDLED_PRICE_DATE = "2026-12-06"
+BUNDLED_PRICE_DATE = "2026-12-07"
 # Without the catalogs, the newest snapshot of the big three's files (raw/prices/refreshed_2026.csv, GCP's
 # pricing.yml of 2026-08-20): the date tests that add a later snapshot of their own start from
 # (without_catalogs), since no snapshot may be dated after today.
@@ -37,17 +37,39 @@ PROVIDER_FILES_PRICE_DATE = "2026-08-20"
 NEXT_PRICE_DATE = "2026-09-01"
 
 
+# Compared instances first sold after 2025-06-01 (OCI's B300 and MI355X shapes), which only the 2026-12 catalogs
+# price: a report dated before, or made without the catalogs, compares what was sold then
+SOLD_SINCE = {"oci/BM.GPU.B300.8": "2026-12-04", "oci/BM.GPU.MI355X.8": "2026-12-04"}
+
+
+def _without_instances(text: str, instances) -> str:
+    """report.toml's text with these compared instances taken out of its instance lists."""
+    for instance in instances:
+        text = text.replace(f' "{instance}",', "").replace(f', "{instance}"', "")
+    return text
+
+
 def without_catalogs(raw: Path) -> None:
-    """Remove the GPU clouds' catalog snapshots (prices/skypilot_*) from a raw/ copy: its report is then
-    dated by the big three's files (PROVIDER_FILES_PRICE_DATE), and a test can add a later snapshot."""
+    """Remove the GPU clouds' catalog snapshots (prices/skypilot_*) from a raw/ copy, and the compared instances
+    only they price (from report.toml and mappings.csv): its report is then dated by the big three's files (PROVIDER_FILES_PRICE_DATE), and a test
+    can add a later snapshot."""
     for folder in sorted((raw / "prices").glob("skypilot_*")):
         shutil.rmtree(folder)
+    config = raw / "report.toml"
+    config.write_text(_without_instances(config.read_text(encoding="utf-8"), SOLD_SINCE), encoding="utf-8")
+    mappings = raw / "mappings.csv"
+    catalog_only = tuple(instance.replace("/", ",") + "," for instance in SOLD_SINCE)
+    kept = [line for line in mappings.read_text(encoding="utf-8").splitlines(keepends=True)
+            if not line.startswith(catalog_only)]
+    mappings.write_text("".join(kept), encoding="utf-8")
 
 
 def pin_price_date(raw: Path, price_date: str) -> None:
-    """Set report.toml's price_date in a raw/ copy (the bundled file leaves it unset)."""
+    """Set report.toml's price_date in a raw/ copy (the bundled file leaves it unset), without the compared
+    instances not yet sold on that date (SOLD_SINCE)."""
     config = raw / "report.toml"
     text = config.read_text(encoding="utf-8")
+    text = _without_instances(text, [instance for instance, since in SOLD_SINCE.items() if price_date < since])
     first_table = text.index("\n[")
     config.write_text(text[:first_table] + f'\nprice_date = "{price_date}"' + text[first_table:], encoding="utf-8")
 

@@ -72,7 +72,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 GRID_HEADER = "provider,region,location,grid_gco2e_per_kwh,cfe,data_year,as_of,source\n"
 BAD_GRID = {
-    "unknown provider": ("oracle,us-ashburn-1,,400,,,2024-01-01,x\n", "2 column provider", "'oracle' is not one of"),
+    "not a provider name": ("Oracle,us-ashburn-1,,400,,,2024-01-01,x\n", "2 column provider", "'Oracle' is not a provider name"),
     "kg instead of g": ("aws,us-east-1,,0.38,,,2024-01-01,x\naws,us-east-2,,380000,,,2024-01-01,x\n",
                         "3 column grid_gco2e_per_kwh", "380000 is outside 0..2000"),
     "zero": ("aws,us-east-1,,0,,,2024-01-01,x\n", "2 column grid_gco2e_per_kwh", "must be greater than zero"),

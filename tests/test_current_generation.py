@@ -67,28 +67,34 @@ def test_bundled_llama2_lora_cost_and_value_by_hand(bundled_run):
     # AS-8125GS-TNHR-1) / 60 = $25.2600; 3,120 samples to converge / 25.2600 = 123.52 samples per dollar
     assert rows["p5.48xlarge"][1] == pytest.approx(25.2600, abs=1e-4)
     assert rows["p5.48xlarge"][2] == pytest.approx(123.515, abs=1e-3)
-    # p6-b200.48xlarge: 113.9328 x 11.208825 min (v5.0, SYS-422GA-NBRT-LCC) / 60 = $21.2842; 3,024 / 21.2842
-    # = 142.08 per dollar, 142.08 / 123.515 = 1.1503 the baseline's value
-    assert rows["p6-b200.48xlarge"][1] == pytest.approx(21.2842, abs=1e-4)
-    assert rows["p6-b200.48xlarge"][3] == pytest.approx(1.1503, abs=1e-4)
-    # MI300X in eastus2: 48 x 28.991819 min (v5.0, 1xXE9680x8MI300X) / 60 = $23.1935; 3,072 / 23.1935 = 132.45,
-    # 132.45 / 123.515 = 1.0723
+    # p6-b200.48xlarge: 113.9328 x 8.886429 min (v5.1, 1xXE9680Lx8B200-SXM-180GB: the newest round that measured
+    # B200 on it) / 60 = $16.8743; 3,072 / 16.8743 = 182.05 per dollar, 182.05 / 123.515 = 1.4739 the baseline's value
+    assert rows["p6-b200.48xlarge"][1] == pytest.approx(16.8743, abs=1e-4)
+    assert rows["p6-b200.48xlarge"][3] == pytest.approx(1.4739, abs=1e-4)
+    # MI300X in eastus2: 48 x 27.968884 min (v5.1, MI300X_EPYC_9575F_pytorch_llama2_70b) / 60 = $22.3751; 3,168 /
+    # 22.3751 = 141.59, 141.59 / 123.515 = 1.1463
     assert rows["Standard_ND96isr_MI300X_v5"][0] == "eastus2"
-    assert rows["Standard_ND96isr_MI300X_v5"][1] == pytest.approx(23.1935, abs=1e-4)
-    assert rows["Standard_ND96isr_MI300X_v5"][3] == pytest.approx(1.0723, abs=1e-4)
-    # the whole market (report.toml whole_market, prices/skypilot_2026-12-04/ and -06/): the same measured system
+    assert rows["Standard_ND96isr_MI300X_v5"][1] == pytest.approx(22.3751, abs=1e-4)
+    assert rows["Standard_ND96isr_MI300X_v5"][3] == pytest.approx(1.1463, abs=1e-4)
+    # today's accelerators (v5.1): OCI's 8x B300 at 120 USD/h x 8.475696 min (nebius_b300_n1) / 60 = $16.9514;
+    # OCI's 8x MI355X at 68.8 x 10.184746 min (MI355X_EPYC_9575F_pytorch) / 60 = $11.6785
+    assert rows["BM.GPU.B300.8"][1] == pytest.approx(120 * 8.475695833333333 / 60, abs=1e-4)
+    assert rows["BM.GPU.MI355X.8"][1] == pytest.approx(68.8 * 10.18474574915825 / 60, abs=1e-4)
+    # the whole market (report.toml whole_market, prices/skypilot_2026-12-07/): the same measured system
     # on the GPU clouds' 8x H100, each in its cheapest region. Lambda gpu_8x_h100_sxm5: 31.92 USD/h in every one
     # of its 17 regions (lambda/vms.csv) x 27.536346 / 60 = $14.6493; Nebius's 8-GPU H100: 23.60 (nebius/vms.csv,
-    # eu-north1) = $10.8310; OCI's 8x MI300X: 48 (oci/vms.csv) x 28.991819 / 60 = $23.1935, the same as Azure's
+    # eu-north1) = $10.8310; OCI's 8x MI300X: 48 (oci/vms.csv) x 27.968884 / 60 = $22.3751, the same as Azure's
     assert rows["gpu_8x_h100_sxm5"][1] == pytest.approx(14.6493, abs=1e-4)
     assert rows["gpu-h100-sxm_8gpu-128vcpu-1600gb"][:2] == ("eu-north1", pytest.approx(10.8310, abs=1e-4))
-    assert rows["BM.GPU.MI300X.8"][1] == pytest.approx(23.1935, abs=1e-4)
+    assert rows["BM.GPU.MI300X.8"][1] == pytest.approx(22.3751, abs=1e-4)
     with duckdb.connect(str(bundled_run.warehouse), read_only=True) as conn:
         providers = {r[0] for r in conn.sql("select distinct provider from cost_to_train "
                                             "where comparison = 'current-generation'").fetchall()}
     # the GPU clouds beyond the big three (issue 44: at least 12): list offers (Lambda, Nebius, Hyperstack, Cudo,
-    # OCI, RunPod; Seeweb's, Jarvislabs's and Daytona's 8x H200, a bare "H200" read as the SXM part), an auction
-    # (Mithril) and marketplaces (Lium, Prime Intellect, Vast.ai, Shadeform)
+    # OCI, RunPod; Jarvislabs's and Daytona's 8x H200, a bare "H200" read as the SXM part), an auction (Mithril) and
+    # marketplaces (Lium, Prime Intellect, Vast.ai, Shadeform). Not Seeweb: its only 8-GPU H200 plan, ECS8GPU10, has
+    # an empty Region in the catalog (no region sells it: fetch_seeweb.py), and its 1-, 2- and 4-GPU plans are not
+    # the 8 accelerators this comparison compares
     assert providers - {"aws", "gcp", "azure"} == {"lambda", "nebius", "hyperstack", "mithril", "cudo", "oci",
                                                     "runpod", "lium", "primeintellect", "vast", "shadeform",
-                                                    "seeweb", "jarvislabs", "daytona"}
+                                                    "jarvislabs", "daytona"}

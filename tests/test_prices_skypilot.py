@@ -71,11 +71,13 @@ def test_runpod_gb_in_size_in_mib_pcie_and_one_price_over_its_zones(tmp_path):
     # SizeInMiB 80 on an A100-80GB: gigabytes; GpuInfo Name 'A100 PCIe': the PCIe card
     assert (offer["accelerator_memory_gb"], offer["form_factor"], offer["gpu_name"]) == (80.0, "PCIe", "A100 PCIe")
     ca = rows(catalog.prices, region="CA")
-    # three zones (CA-MTL-1..3) at 1.39 on demand and 1.39 spot: one regional price each, no spread
-    assert sorted((r["pricing_model"], r["usd_per_hour"], r["zone_count"]) for r in ca) == \
-        [("on_demand", 1.39, None), ("spot", 1.39, None)]
+    # three zones (CA-MTL-1..3) at 1.39 on demand: one regional price, no spread. Their SpotPrice, 1.39, is RunPod's
+    # secureSpotPrice (fetch_runpod.py) and equals Price: no cheaper way to pay, so no spot row
+    assert sorted((r["pricing_model"], r["usd_per_hour"], r["zone_count"]) for r in ca) == [("on_demand", 1.39, None)]
     assert [r["line"] for r in ca if r["pricing_model"] == "on_demand"] == ["3+4+5"]
-    assert len(rows(catalog.prices, region="IN")) == 2
+    assert len(rows(catalog.prices, region="IN")) == 1
+    # the 4 zone rows' spot figures (1 in IN, 3 in CA), each equal to its Price
+    assert catalog.skipped == {"spot price not below the on-demand price (no spot discount: on demand only)": 4}
 
 
 def test_runpod_a100_80gb_is_priced_as_the_pcie_model(tmp_path):
@@ -288,7 +290,8 @@ def test_oci_hgx_shapes_and_verda_s_types_are_sxm(tmp_path):
 
 def test_a_bare_h200_is_the_sxm_part_and_only_a_named_nvl_is_the_card(tmp_path):
     """NVIDIA's H200 is the SXM part (HGX H200) or the H200 NVL card, always named NVL: Seeweb, Jarvislabs and
-    Vast.ai write a bare H200 (real rows); an H100 of 80 GB whose name says no form factor stays unknown."""
+    Vast.ai write a bare H200 (real rows); an H100 of 80 GB whose name says no form factor stays unknown. Seeweb's
+    ECS8GPU10 has an empty Region (no region sells it now): no offer at all."""
     for cloud, name in (("jarvislabs", None), ("seeweb", None), ("vast", "vast_h200_vms.csv")):
         snapshot(tmp_path, cloud, name)
     # Vast's type names the form factor (1x-H100_NVL-...); an H200_NVL type, made from its 8x-H200 row, is the card
@@ -299,5 +302,90 @@ def test_a_bare_h200_is_the_sxm_part_and_only_a_named_nvl_is_the_card(tmp_path):
                        read_aliases(RAW / "accelerator_aliases.csv", _cloud_models()))
     got = {(r["provider"], r["instance_type"]): r["cloud_model"] for r in resolved.to_dicts()}
     assert got == {("jarvislabs", "8x_H100_192V_1600G"): None, ("jarvislabs", "8x_H200_224V_2400G"): "H200-SXM-141GB",
-                   ("seeweb", "ECS8GPU10"): "H200-SXM-141GB", ("vast", "1x-H100_NVL-32-65536"): "H100-NVL-94GB",
+                   ("seeweb", "ECS4GPU10"): "H200-SXM-141GB", ("vast", "1x-H100_NVL-32-65536"): "H100-NVL-94GB",
                    ("vast", "8x-H200-32-65536"): "H200-SXM-141GB", ("vast", "8x-H200_NVL-32-65536"): "H200-NVL-141GB"}
+
+
+# ---- the market's small facts, each as SkyPilot's fetcher (skypilot-org/skypilot) writes it ----------------------
+def _resolved(tmp_path: Path, *clouds: tuple[str, str]) -> dict[tuple[str, str], dict]:
+    for cloud, name in clouds:
+        snapshot(tmp_path, cloud, name)
+    offers = resolve(read_catalog_folder(tmp_path / "prices").offers,
+                     read_aliases(RAW / "accelerator_aliases.csv", _cloud_models()))
+    return {(r["provider"], r["instance_type"]): r for r in offers.to_dicts()}
+
+
+def test_a_seeweb_plan_with_an_empty_region_is_not_orderable(tmp_path):
+    """fetch_seeweb.py create_catalog writes Region '' for a plan whose regions_available is empty: ECS8GPU10 (8x H200,
+    20.8 a hour = 2.60 a GPU-hour) is such a row, ECS4GPU10 (4x H200 in it-fr2, 10.4) is sold."""
+    path, rel = snapshot(tmp_path, "seeweb")
+    catalog = read_catalog(path, rel)
+    assert catalog.prices.select("instance_type", "region", "usd_per_hour").rows() == [("ECS4GPU10", "it-fr2", 10.4)]
+    assert catalog.offers["instance_type"].to_list() == ["ECS4GPU10"]
+    assert catalog.skipped == {"no region (a plan no region sells now, as Seeweb's fetcher writes it: not orderable)": 1}
+
+
+def test_lium_s_bare_h200_may_be_the_nvl_card_and_its_h100_is_the_pcie_card(tmp_path):
+    """lium_utils.GPU_NAME_MAP: 'H200' and 'H200 NVL' -> H200 (either part), 'H100 PCIe' -> H100 and
+    'H100 80GB HBM3' -> H100-SXM."""
+    got = _resolved(tmp_path, ("lium", None))
+    h200, h100, sxm = got[("lium", "H200_1x")], got[("lium", "H100_1x")], got[("lium", "H100-SXM_8x")]
+    assert (h200["form_factor"], h200["cloud_model"]) == ("SXM or NVL", None)  # never priced as the SXM part
+    assert (h100["form_factor"], h100["cloud_model"]) == ("PCIe", "H100-PCIe-80GB")
+    assert (sxm["form_factor"], sxm["cloud_model"]) == ("SXM", "H100-SXM-80GB")
+    unknown = unknown_accelerators(pl.DataFrame([h200, h100, sxm]))
+    assert unknown.to_dicts() == [{"accelerator": "H200 (SXM or NVL)", "providers": "lium", "offers": 1}]
+
+
+def test_prime_intellect_s_hyperstack_h100_are_pcie_and_lambda_s_8x_a100_is_the_40_gb_sxm4(tmp_path):
+    """Prime Intellect launches by UpstreamCloudId (sky/provision/primeintellect/utils.py launch): n3-H100x1 and
+    n3-H100x8 are Hyperstack's H100-80G-PCIe flavors, n3-H100-SXM5x8 its SXM5 one; gpu_8x_a100 is Lambda's
+    "8x A100 (40 GB SXM4)" (fetch_lambda_cloud.py writes A100 with GPU_TO_MEMORY's 40960 MiB)."""
+    got = _resolved(tmp_path, ("primeintellect", "primeintellect_upstream_vms.csv"), ("lambda", "lambda_a100_vms.csv"))
+    models = {key: (r["form_factor"], r["cloud_model"]) for key, r in got.items()}
+    assert models == {
+        ("primeintellect", "hyperstack__1xH100_80GB__28__180"): ("PCIe", "H100-PCIe-80GB"),
+        ("primeintellect", "hyperstack__8xH100_80GB__252__1440"): ("PCIe", "H100-PCIe-80GB"),
+        ("primeintellect", "hyperstack__8xH100_80GB__192__960"): ("SXM", "H100-SXM-80GB"),
+        ("primeintellect", "lambdalabs__8xA100_40GB__124__1800"): ("SXM", "A100-SXM-40GB"),  # 327680 / 8 / 1024 = 40
+        ("lambda", "gpu_8x_a100"): ("SXM", "A100-SXM-40GB"),  # 40960 MiB = 40 GB, never the 80 GB part
+        ("lambda", "gpu_1x_a100"): (None, None),  # Lambda's 1x A100 says no form factor: never guessed
+    }
+    assert got[("lambda", "gpu_8x_a100")]["accelerator_memory_gb"] == 40.0
+
+
+def test_a_catalog_writing_all_gpus_memory_is_read_per_gpu(tmp_path):
+    """Verda's catalog at 538675a0 writes the memory of all an offer's GPUs in SizeInMiB (8B200.240V: 1474560 MiB =
+    8 x 184320) where 000c1d0b wrote one GPU's: the file's 2- and 8-GPU sizes are 2 and 8 times its 1-GPU size."""
+    path, rel = snapshot(tmp_path, "verda", "verda_totals_vms.csv")
+    memory = {r["instance_type"]: r["accelerator_memory_gb"] for r in read_catalog(path, rel).offers.to_dicts()}
+    assert memory == {"1B200.30V": 180.0, "2B200.60V": 180.0, "8B200.240V": 180.0,  # 184320 / 1024; 368640 / 2 / 1024
+                      "1H200.141S.44V": 141.0, "8H200.141S.176V": 141.0}  # 144384 / 1024; 1155072 / 8 / 1024
+    path, rel = snapshot(tmp_path, "verda")  # 000c1d0b: 1B300.30V's 268288 MiB is one GPU's
+    assert read_catalog(path, rel).offers["accelerator_memory_gb"].to_list() == [pytest.approx(268288 / 1024)]
+
+
+def test_writes_totals_votes_by_the_file_s_own_sizes():
+    from pipelines.ingest.prices.skypilot import writes_totals
+
+    def offer(name, count, size):
+        return {"catalog_accelerator": name, "accelerator_count": count, "accelerator_memory_gb": size}
+
+    one = [offer("H100", 1, 80.0)]
+    assert writes_totals(one + [offer("H100", 8, 640.0)], default=False) is True
+    assert writes_totals(one + [offer("H100", 8, 80.0)], default=True) is False
+    assert writes_totals([offer("H100", 8, 640.0)], default=True) is True  # no 1-GPU size: the cloud's habit
+    assert writes_totals([offer("H100", 8, 640.0)], default=False) is False
+
+
+def test_a_spot_price_not_below_on_demand_is_no_way_to_pay_less(tmp_path):
+    """A spot figure equal to (or above) its region's on-demand price adds no cheaper option (RunPod's secure spot at
+    its secure price); a lower one is listed (Nebius: 10.00 against 23.60)."""
+    path, rel = bad(tmp_path, NEBIUS_HEADER + NEBIUS_H100.format(price="23.60", info=INFO).replace(",10.00", ",23.60"))
+    catalog = read_catalog(path, rel)
+    assert catalog.prices.select("pricing_model", "usd_per_hour").rows() == [("on_demand", 23.60)]
+    path, rel = bad(tmp_path, NEBIUS_HEADER + NEBIUS_H100.format(price="23.60", info=INFO).replace(",10.00", ",24.00"))
+    assert read_catalog(path, rel).prices["pricing_model"].to_list() == ["on_demand"]
+    path, rel = bad(tmp_path, NEBIUS_HEADER + NEBIUS_H100.format(price="23.60", info=INFO))
+    assert sorted(read_catalog(path, rel).prices.select("pricing_model", "usd_per_hour").rows()) == [
+        ("on_demand", 23.60), ("spot", 10.00)]

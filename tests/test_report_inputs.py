@@ -46,14 +46,15 @@ def test_bundled_appendix_lists_every_input_file(bundled_run):
     html = (dated / "report.html").read_text(encoding="utf-8")
     appendix = html[html.index('<section id="sources"'):]  # appendix C, sources, ends with the input files
     hashes = re.findall(r'<td class="hash">([0-9a-f]{64})</td>', appendix)
-    # the 25 systems JSON files (8 of the A100/V100 comparisons, 17 of the current generation) and the 38 price
+    # the 94 systems JSON files (8 of the A100/V100 comparisons, 17 of the current generation, 69 of MLPerf v5.1:
+    # raw/SOURCES.md) and the 54 price
     # files (20 snapshots of the big three's prices, 8 catalogs of prices/skypilot_2026-12-04/, 10 of the 11 of
-    # prices/skypilot_2026-12-06/: Yotta's offers have no accelerator the alias table knows) are one row each,
-    # whose hash is the digest of their names and hashes; every other file keeps its own row. The instance
-    # catalog takes the offers of each cloud's newest catalog: instances.csv, 6 of 2026-12-04 (Lambda's and
-    # Cudo's are newer on 2026-12-06) and those 10
+    # prices/skypilot_2026-12-06/ and 16 of the 17 of prices/skypilot_2026-12-07/: Yotta's offers have no
+    # accelerator the alias table knows) are one row each, whose hash is the digest of their names and hashes;
+    # every other file keeps its own row. The instance catalog takes the offers of each cloud's newest catalog:
+    # instances.csv and the 16 of 2026-12-07 (every bundled cloud's newest)
     counts = dict(listed.group_by("kind").len().iter_rows())
-    assert counts["systems"] == 25 and counts["prices"] == 38 and counts["instances"] == 17
+    assert counts["systems"] == 94 and counts["prices"] == 20 + 8 + 10 + 16 and counts["instances"] == 1 + 16
     grouped = [kind for kind, n in counts.items() if n > MAX_FILES_PER_KIND]
     assert sorted(grouped) == ["prices", "systems"]
     others = listed.filter(~pl.col("kind").is_in(grouped))["sha256"].to_list()

@@ -96,7 +96,7 @@ def test_html_shows_the_options_and_the_break_even(report_html):
     # A100/V100: 8 on-demand prices (7 dated 2022-02-08) and 7 option prices (the four 2019 RIs old); the
     # current generation: 8 on-demand prices (2025-05-16 or 2025-06-01) and a3-highgpu-8g's spot and 1-
     # and 3-year commitments (2025-06-01), none old: 11 of 26 at 2025-06-01
-    assert "price dates from 2019-04-05 to 2025-06-01; 11 of 26 prices older than 365 days" in html
+    assert "price dates from 2019-04-05 to 2025-06-01; 11 of 26 prices stale (older than 365 days; spot: 7)" in html
     assert "options-table" in html and "break-even-table" in html
     assert ">stale<" in html
 
@@ -117,8 +117,9 @@ def test_the_pdf_prints_the_options_and_the_break_even_of_its_html(bundled_run, 
 
 
 def test_the_default_date_takes_the_2026_spot_prices(bundled_run):
-    """At the default price date (2026-12-04, the GPU clouds' catalogs) the 2026 spot snapshots are in
-    force: AWS p4d's (SkyPilot catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30); so
+    """At the default price date (2026-12-07, the GPU clouds' catalogs) the 2026 spot snapshots are in
+    force: AWS p4d's (SkyPilot catalog, 2026-05-18) and GCP a2-highgpu-8g's (Cyclenerd, 2026-07-30), listed
+    though stale (203 and 130 days old: more than spot_stale_after_days, so never the cheapest); so
     are the 2026-09-24 AWS reservations and savings plans: p4d's cheapest 1-year commitment is the
     all-upfront standard RI at 12.993 USD/h, its cheapest 3-year one the all-upfront RI at 8.15906
     (raw/prices/reserved_2026-09-24.csv; the savings plans' 15.59 and 13.61 are dearer)."""

@@ -17,7 +17,7 @@ from typing import Literal
 
 import polars as pl
 
-from pipelines.domain.offers import LIST, rank_expr
+from pipelines.domain.offers import LIST, in_headline, rank_expr
 
 COST = "cost_to_train_usd"
 TIME = "time_to_train_minutes"
@@ -34,7 +34,7 @@ def order(by: Literal["cost", "time"], cost: str = COST, time: str = TIME) -> li
     return first + rest
 
 
-_DEFAULTS = {"offer_kind": pl.lit("list"), "option_position": pl.lit(0, pl.Int64), "region": pl.lit(""),
+_DEFAULTS = {"offer_kind": pl.lit(LIST), "option_position": pl.lit(0, pl.Int64), "region": pl.lit(""),
              "provider": pl.lit(""), "instance_type": pl.lit("")}
 
 
@@ -79,13 +79,13 @@ def with_rank(rows: pl.DataFrame, group: list[str], by: Literal["cost", "time"],
               headline_kinds: tuple[str, ...] | list[str] | None = None, cost: str = COST,
               time: str = TIME, shared: bool = False) -> pl.DataFrame:
     """`rows` with `name`: 1 for the pick of each `group`, then 2, 3, ... in the rule's order (no two rows share a
-    rank: the rule breaks every tie). Offers of a kind outside `headline_kinds` (an auction's bid, a host's
-    listing) rank after every other, so they are never first; null where the figure is unknown. `shared`: rows of
-    equal figure share the best of their ranks (1, 1, 1, 4: the atlas's one result submitted from three folders)."""
+    rank: the rule breaks every tie). Offers not in the headline (domain/offers.in_headline over `headline_kinds`:
+    an auction's bid, a host's listing, a stale spot price) rank after every other, so they are never first; null
+    where the figure is unknown. `shared`: rows of equal figure share the best of their ranks (1, 1, 1, 4: the
+    atlas's one result submitted from three folders)."""
     measure = cost if by == "cost" else time
-    market = (~pl.col("offer_kind").fill_null(LIST).is_in(list(headline_kinds)) if headline_kinds
-              else pl.lit(False))
     indexed = _with_tie_columns(rows.drop(name, strict=False)).with_row_index("_row")
+    market = ~in_headline(headline_kinds, indexed.columns) if headline_kinds else pl.lit(False)
     ranked = (indexed.filter(pl.col(measure).is_not_null())
               .sort([*group, market, *order(by, cost, time)], nulls_last=True, maintain_order=True)
               .with_columns(_counting(group).alias(name), market.alias("_market")))

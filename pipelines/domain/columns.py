@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from pipelines.domain import units
+from pipelines.domain.report_settings import DOCS as SETTING_DOCS
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,10 @@ COLUMNS: dict[str, Column] = {
                                      "cheapest cost / time in hours", "usd_per_hour"),
     "cut_to_beat_cheapest_pct": Column("how far this instance's price must fall to train as cheaply as the cheapest, "
                                        "percent: 100 x (1 - price to beat the cheapest / USD per hour)", "percent"),
+    "time_rank": Column("rank by time to train in its group, 1 the fastest by domain/best.py's rule; an offer outside "
+                        "the headline (an auction's, a marketplace's, a stale spot price) after the others", "count"),
+    "fastest_tied": Column("offers in the headline of the row's group that share the least time to train (a tie when "
+                           "more than one)", "count"),
     "cost_rank": Column("rank by cost to train in its group (the atlas: round, benchmark model and division), 1 the "
                         "cheapest; ties broken by one rule (pipelines/domain/best.py) and auction or marketplace "
                         "offers ranked after every other"),
@@ -249,7 +254,8 @@ COLUMNS: dict[str, Column] = {
     "break_even_runs_per_month": Column("commitments: runs a month from which one commitment costs less than on "
                                         "demand: 730 h x committed rate / (on-demand rate x hours per run)"),
     "price_age_days": Column("days from the price's date to the report's price date", "count"),
-    "stale": Column("true when the price is older than report.toml stale_after_days (default 365) at the price date"),
+    "stale": Column("true when the price is older than report.toml stale_after_days (default 365) at the price date, "
+                    "a spot price older than spot_stale_after_days (default 7): no current price, never the cheapest"),
     "cheapest_option": Column("true for the pricing option under which the instance trains for the least"),
     # the answer per comparison and benchmark (pipelines/metrics/cheapest_offers.py)
     "instances": Column("instances the comparison compares"),
@@ -393,10 +399,61 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_models", "kind"): Column("pretrain, or lora: priced from the LoRA benchmark's measurements"),
     ("stg_models", "accelerators"): Column("the cluster size to price (with deadline_days: the largest tried)", "count"),
     ("stg_models", "description"): Column("the model's text from report.toml, shown in its section"),
-    ("stg_models", "precision"): Column("the precision report.toml states (shown; the estimates are at the MLPerf "
-                                        "results' precision)"),
+    ("stg_models", "precision"): Column("what the model trains in (bf16 unless report.toml says fp8 or fp4): the "
+                                        "MLPerf throughput is turned to it"),
     ("stg_models", "deadline_days"): Column("days the run must finish in: the smallest cluster that does is priced"),
     ("stg_models", "layers"): Column("transformer layers (with hidden_size: the attention FLOPs)"),
+    ("stg_models", "parameters"): Column("parameters active per token (all of a dense model's)", "count"),
+    ("stg_models", "total_parameters"): Column("a mixture of experts' whole size (empty: dense)", "count"),
+    ("stg_models", "attention"): Column("mha, gqa (both: widths = hidden size) or mla (qk_width and v_width)"),
+    ("stg_models", "qk_width"): Column("attention's query-key width: heads × their dimension (empty: the hidden size)"),
+    ("stg_models", "v_width"): Column("attention's value width: heads × their dimension (empty: the hidden size)"),
+    ("stg_models", "flops_per_token"): Column("model FLOPs per token as stated (empty: computed, domain/llm.py)"),
+    ("stg_published_runs", "total_parameters"): Column("a mixture of experts' whole size (empty: dense)", "count"),
+    ("stg_published_runs", "qk_width"): Column("attention's query-key width where not the hidden size"),
+    ("stg_published_runs", "v_width"): Column("attention's value width where not the hidden size"),
+    ("stg_published_runs", "precision"): Column("what the run trained in: bf16, fp8 or fp4"),
+    ("stg_published_runs", "published_basis"): Column("the part the published figure covers: pre-training, or total "
+                                                      "(the authors give no split)"),
+    ("stg_mlperf_precision", "precision"): Column("the precision the result trained in (bf16, fp8, fp4, int8)"),
+    ("stg_mlperf_precision", "evidence"): Column("how it is known: log (an MLLOG key) or config (the submission's "
+                                                 "configuration)"),
+    ("stg_mlperf_precision", "where"): Column("the file, line and setting it is read from"),
+    ("llm_throughput", "architecture"): Column("dense, or moe (a mixture of experts)"),
+    ("llm_throughput", "benchmark_sequence_length"): Column("tokens per sequence the benchmark trains on", "count"),
+    ("llm_throughput", "precision"): Column("the precision the result trained in (mlperf_precision.csv, else assumed)"),
+    ("llm_throughput", "precision_evidence"): Column("log, config or assumed: where the precision comes from"),
+    ("llm_throughput", "speedup"): Column("how much faster than BF16 that precision trains on the accelerator "
+                                          "(domain/precision.py)"),
+    ("llm_throughput", "bf16_flops_per_accelerator_s"): Column("achieved model FLOP/s per accelerator at BF16 "
+                                                               "(without attention): as run / speedup"),
+    ("llm_throughput", "bf16_flops_with_attention_per_accelerator_s"): Column(
+        "achieved model FLOP/s per accelerator at BF16, attention included: as run / speedup"),
+    ("model_estimates", "precision"): Column("the model's precision (report.toml; bf16 unless said)"),
+    ("model_estimates", "cluster_proven"): Column("one instance, or several whose provider states a fabric: a cluster "
+                                                  "MLPerf's multi-node results can stand for (false: never the "
+                                                  "headline)"),
+    ("model_estimates", "basis_note"): Column("what the basis assumes: another architecture, the nearest size, one "
+                                              "result, a predecessor's figure, no stated fabric"),
+    ("model_estimates", "calibrated"): Column("whether the budget is corrected by published runs (false: MLPerf's "
+                                              "speed, not calibrated)"),
+    ("model_estimates", "mlperf_gpu_hours"): Column("accelerator-hours at MLPerf's measured speed: the optimistic bound",
+                                                    "count"),
+    ("model_estimates", "mlperf_hours"): Column("wall-clock hours at MLPerf's measured speed"),
+    ("model_estimates", "mlperf_cost_usd"): Column("cost at MLPerf's measured speed: the optimistic bound", "usd"),
+    ("model_picks", "pick"): Column("cheapest, cheapest_on_demand, fastest or market (metrics/model_picks.py)"),
+    ("model_picks", "tied"): Column("offers of the model sharing the pick's cost (or, for fastest, its time)", "count"),
+    ("model_calibration", "precision"): Column("what the run trained in"),
+    ("model_calibration", "mlperf_gpu_hours"): Column("the run estimated at MLPerf's measured speed", "count"),
+    ("model_calibration", "estimated_gpu_hours"): Column("the run's budget with the correction fitted without it "
+                                                         "(leave-one-out)", "count"),
+    ("model_calibration", "estimated_gpu_hours_low"): Column("the low end of that budget's range", "count"),
+    ("model_calibration", "estimated_gpu_hours_high"): Column("the high end of that budget's range", "count"),
+    ("model_calibration", "error"): Column("estimated / published accelerator-hours - 1 (leave-one-out)"),
+    ("model_calibration", "within_range"): Column("whether the published figure lies inside the range"),
+    ("model_calibration", "ratio"): Column("MLPerf-speed / published accelerator-hours"),
+    ("model_calibration", "correction"): Column("the correction over every run: the geometric mean of published / "
+                                                "MLPerf-speed accelerator-hours (empty: not calibrated)"),
     ("stg_published_runs", "run"): Column("the published training run"),
     ("stg_published_runs", "accelerator_model"): Column("the accelerator the run is estimated on (a cloud_model of "
                                                         "accelerators.csv)"),
@@ -441,15 +498,8 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
                                                  "name (empty: any system)"),
     ("stg_accelerators", "memory_gb"): Column("accelerator memory the systems JSON must state for the row to match, "
                                               "GB within 10 % (empty: any)"),
-    ("stg_report_settings", "regions"): Column("the region bought in per provider (report.toml [regions]); the "
-                                               "atlas prices in the same regions"),
     ("cost_to_train", "usd_per_accelerator_hour"): Column("price per accelerator-hour: usd_per_hour / accelerators "
                                                           "(per-chip billing: the chip's price)", "usd_per_hour"),
-    ("stg_report_settings", "pricing_models"): Column("the pricing options the report shows, in order (report.toml)"),
-    ("stg_report_settings", "baseline_pricing"): Column("the pricing option savings are measured against"),
-    ("stg_report_settings", "discounts"): Column("the user's negotiated discounts: provider, instance (empty: all), "
-                                                 "pricing model and percent off its list price"),
-    ("stg_report_settings", "runs_per_month"): Column("the break-even table's numbers of training runs a month"),
     # the cheapest option per compared instance (pipelines/metrics/pricing_options.py cheapest_options)
     ("cheapest_options", "runs_per_month"): Column("training runs a month the option is cheapest at (empty: for one "
                                                    "training run, by cost to train)"),
@@ -459,17 +509,14 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
                                              "run, else the monthly bill at runs_per_month", "usd"),
     ("cheapest_options", "cheapest_of_benchmark"): Column("the instance cheapest to train in its comparison and "
                                                           "benchmark, each at its cheapest option"),
-    ("stg_report_settings", "stale_after_days"): Column("a price older than this many days at the price date is "
-                                                        "marked stale"),
-    ("stg_report_settings", "workloads"): Column("the team's own workloads (report.toml [workloads]): name, title, "
-                                                 "samples per training run, runs a month and description"),
     ("stg_mappings", "system"): Column("the measured system that stands for the instance for this benchmark; "
                                        "empty when there is no measured result"),
     ("stg_throughput", "source"): Column("where the measurement comes from"),
     ("atlas_costs", "price_age_days"): Column("days from the price's date to the atlas's price date (its newest "
                                               "snapshot)", "count"),
     ("atlas_costs", "stale"): Column("true when the price is more than report.toml stale_after_days (default 365) "
-                                     "days older than the atlas's price date"),
+                                     "days older than the atlas's price date (a spot price: spot_stale_after_days, "
+                                     "default 7)"),
     ("atlas_costs", "cheapest_option"): Column("the cheapest way to pay for the pair among on demand and report.toml's "
                                                "pricing_models its instance has (spot, commitments)"),
     ("atlas_costs", "cheapest_option_usd_per_hour"): Column("the effective USD per hour of the cheapest option",
@@ -500,6 +547,13 @@ TABLE_COLUMNS: dict[tuple[str, str], Column] = {
     ("stg_mlperf_runs", "energy_kwh"): Column("measured energy of this run, kWh", "kwh"),
     ("atlas_runs", "energy_kwh"): Column("measured energy of this run, kWh", "kwh"),
 }
+# model_picks holds model_estimates' rows (one per pick); model_calibration restates published_runs' columns
+TABLE_COLUMNS |= {("model_picks", column): meaning for (table, column), meaning in list(TABLE_COLUMNS.items())
+                  if table == "model_estimates"}
+TABLE_COLUMNS |= {("model_calibration", column): meaning for (table, column), meaning in list(TABLE_COLUMNS.items())
+                  if table == "stg_published_runs" and ("model_calibration", column) not in TABLE_COLUMNS}
+# stg_report_settings: each setting means what its one declaration says (domain/report_settings.ReportSettings)
+TABLE_COLUMNS.update({("stg_report_settings", name): Column(doc) for name, doc in SETTING_DOCS.items()})
 
 
 # The published data files (data/<name>.csv and .parquet) of a report and of the atlas: the table each
@@ -519,10 +573,13 @@ DATA_FILES: dict[str, dict[str, tuple[str, str]]] = {
         "mlperf_scores": ("stg_mlperf_scores", "MLPerf scores computed from the result trees"),
         "mlperf_runs": ("stg_mlperf_runs", "every run (result log) behind those scores"),
         "model_estimates": ("model_estimates", "each described model of report.toml on every offer and pricing option: "
-                                               "accelerator-hours, time and cost with their range, and the basis results"),
+                                               "the budget's accelerator-hours, time and cost with their range, MLPerf's "
+                                               "own speed beside it, and the basis results"),
+        "model_picks": ("model_picks", "each described model's cheapest offer, cheapest on demand, fastest and "
+                                       "cheapest market offer: what the answer page and its chapter name"),
         "model_not_priced": ("model_not_priced", "accelerators without an MLPerf LLM result, not priced, and why"),
-        "model_calibration": ("model_calibration", "published training runs against their estimates: estimated / "
-                                                   "published accelerator-hours"),
+        "model_calibration": ("model_calibration", "published training runs against their estimates: at MLPerf's speed, "
+                                                   "and the budget made without each run, with its range and error"),
         "llm_throughput": ("llm_throughput", "achieved model FLOP/s per accelerator of every closed MLPerf LLM result"),
     },
     "atlas": {

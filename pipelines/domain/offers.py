@@ -15,9 +15,23 @@ makes a list price a spot or commitment one (`offer_kind_expr`). An auction's or
 held for anyone, so the headline answer ("cheapest", "cheapest on demand") leaves them out by default
 (`HEADLINE_DEFAULT`, report.toml `headline_offer_kinds`) and shows them apart, labelled; an auction's price is
 never more than approximate (`AT_BEST_APPROXIMATE`).
+
+Whether an offer may headline is ONE expression, `in_headline`, for the answer page, the chapters' picks and
+ranks, the atlas's picks, the described models' picks and the estimate command:
+
+    in the headline = its kind is one of report.toml's headline_offer_kinds
+                      and it is not a stale spot price
+
+A spot price is a moment's auction of spare capacity: older than report.toml spot_stale_after_days (default 7)
+at the price date it is no current price (`stale`, pipelines/metrics/price_age.py, where the age rule lives). It
+ranks after every headline offer, as an auction's or a marketplace's does, and stays in the tables with its age,
+labelled (`stale_spot`). The answer page's market column holds the kinds the headline leaves out
+(`in_market`); a stale spot price is not one of them, so it headlines nowhere.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import polars as pl
 
@@ -44,6 +58,8 @@ SELLER_ALIASES = {"community": MARKETPLACE}
 HEADLINE_DEFAULT = (LIST, SPOT, COMMITMENT, QUOTE)
 # the kinds shown apart on the answer page, never as "cheapest" unless report.toml asks for them
 MARKET_KINDS = (AUCTION, MARKETPLACE)
+# report.toml spot_stale_after_days: a spot price older than this at the price date is no current price
+DEFAULT_SPOT_STALE_AFTER_DAYS = 7
 AT_BEST_APPROXIMATE = (AUCTION,)
 # tie rule among offers of one cost: the surer price first (a published rate before a market's)
 RANK = {kind: position for position, kind in enumerate((LIST, COMMITMENT, SPOT, QUOTE, MARKETPLACE, AUCTION))}
@@ -81,3 +97,40 @@ def rank_expr(kind_col: str = "offer_kind") -> pl.Expr:
 
 def meaning(kind: str | None) -> str:
     return MEANING.get(kind or LIST, kind or LIST)
+
+
+def stale_spot(days: int | None) -> str:
+    """How the tables label a spot price too old to headline: "spot, 202 days old: not a current price"."""
+    return f"spot, {days:,} days old: not a current price" if days is not None else "spot: not a current price"
+
+
+def _kind(columns) -> pl.Expr:
+    return pl.col("offer_kind").fill_null(LIST) if "offer_kind" in columns else pl.lit(LIST)
+
+
+def in_headline(kinds: Iterable[str] = HEADLINE_DEFAULT, columns: Iterable[str] = ("offer_kind", "stale")) -> pl.Expr:
+    """THE test whether an offer may be "cheapest" or "fastest" anywhere (module docstring): its offer kind (null:
+    a list price) is one of `kinds` (report.toml headline_offer_kinds), and it is not a spot price marked `stale`
+    (older than spot_stale_after_days at the price date: metrics/price_age.with_price_age). `columns`: the frame's
+    columns; a frame without `offer_kind` holds list prices, one without `stale` no aged price."""
+    columns = set(columns)
+    kind = _kind(columns)
+    stale = pl.col("stale").fill_null(False) if "stale" in columns else pl.lit(False)
+    return kind.is_in(list(kinds)) & ~((kind == SPOT) & stale)
+
+
+def in_market(kinds: Iterable[str] = HEADLINE_DEFAULT, columns: Iterable[str] = ("offer_kind",)) -> pl.Expr:
+    """The answer's market column: offers of a kind the headline leaves out (an auction's bid, a host's listing),
+    shown apart and labelled. A stale spot price is in neither: the chapters' tables list it with its age."""
+    return ~_kind(set(columns)).is_in(list(kinds))
+
+
+def headline_rows(rows: list[dict], kinds: Iterable[str] = HEADLINE_DEFAULT) -> list[dict]:
+    """The rows (dicts, as the documents hold them) that `in_headline` keeps, in their order."""
+    if not rows:
+        return []
+    names = ("offer_kind", "stale")
+    frame = pl.DataFrame([{name: r.get(name) for name in names} for r in rows],
+                         schema={"offer_kind": pl.Utf8, "stale": pl.Boolean})
+    keep = frame.select(in_headline(kinds, names).alias("keep"))["keep"].to_list()
+    return [r for r, kept in zip(rows, keep) if kept]

@@ -2,7 +2,7 @@
 
 raw/carbon/grid_intensity.csv, one row per provider and region (location-based: the average
 emissions of the local grid, not the provider's purchases of clean energy):
-    provider, region         aws | gcp | azure, and the provider's region code (us-east-1, eastus ...)
+    provider, region         a provider name (aws, gcp, azure, oci ...) and its region code (us-east-1, eastus ...)
     location                 optional, for readers
     grid_gco2e_per_kwh       grams CO2-equivalent per kWh drawn from the grid
     cfe                      optional: Google's carbon-free energy share (0..1), shown, not applied
@@ -22,8 +22,7 @@ import polars as pl
 
 from pipelines.domain.errors import InputError
 from pipelines.ingest.csv_table import Column, read_csv_table
-from pipelines.ingest.names import not_one_of
-from pipelines.ingest.names import WELL_KNOWN_PROVIDERS as PROVIDERS  # PUE figures: the big three publish theirs
+from pipelines.ingest.names import provider_problem
 
 # The dirtiest grids (lignite, oil) emit about 1.1-1.3 kg CO2e/kWh; more is a unit mistake (kg, t).
 MAX_GRAMS_PER_KWH = 2_000.0
@@ -36,8 +35,9 @@ def _in_range(path: Path, line: int, column: str, value: float | None, low: floa
 
 
 def _provider(path: Path, record: dict, line: int) -> None:
-    if record["provider"] not in PROVIDERS:
-        raise InputError(path, f"{line} column provider", not_one_of(record["provider"], PROVIDERS))
+    problem = provider_problem(record["provider"])
+    if problem:
+        raise InputError(path, f"{line} column provider", problem)
 
 
 def _unique(frame: pl.DataFrame, path: Path) -> pl.DataFrame:

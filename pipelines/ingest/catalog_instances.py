@@ -10,6 +10,9 @@ the first whose conditions all hold wins:
                  then GpuInfo's Name
     memory_gb    optional; the offer's memory per accelerator must be this size (+-10 %)
     form_factor  optional; SXM, PCIe or NVL: the offer must state it (name, GpuInfo or instance type)
+
+An offer whose form factor the cloud's naming leaves open between two parts (skypilot.UNSETTLED: Lium writes H200
+for both NVIDIA's H200 and H200 NVL) matches no row: it is never priced as either.
     cloud_model  a cloud_model of accelerators.csv
     note         why the alias holds (shown nowhere else; for the reader of the table)
 
@@ -29,6 +32,7 @@ import polars as pl
 from pipelines.domain.errors import InputError
 from pipelines.ingest.accelerators import same_memory, simplify
 from pipelines.ingest.csv_table import Column, read_csv_table
+from pipelines.ingest.prices.skypilot import UNSETTLED
 
 FORM_FACTORS = ("SXM", "PCIe", "NVL")
 
@@ -60,7 +64,9 @@ def read_aliases(path: Path, cloud_models: list[str], strict: bool = True) -> pl
 
 def cloud_model(aliases: pl.DataFrame, names: list[str | None], memory_gb: float | None,
                 form: str | None) -> str | None:
-    """The cloud model of an offer's accelerator, or None when no alias row holds."""
+    """The cloud model of an offer's accelerator, or None when no alias row holds (or its form is unsettled)."""
+    if form == UNSETTLED:
+        return None
     simple = [simplify(n) for n in names if n]
     for row in aliases.sort("line").iter_rows(named=True):
         if not any(re.search(row["name_regex"], s) for s in simple):

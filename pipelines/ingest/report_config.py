@@ -29,6 +29,8 @@ How the report prices (all optional; pipelines/metrics/pricing_options.py define
                                        # pricing_models)
     runs_per_month = [1, 100, 1000]    # the break-even table's "cheapest at N runs a month"
     stale_after_days = 365             # a price older than this at the price date is marked stale
+    spot_stale_after_days = 7          # a spot price older than this is no current price: marked stale, and
+                                       # never the answer's cheapest or fastest (pipelines/metrics/price_age.py)
     exclude_offer_kinds = ["auction"]  # optional: kinds of offer left out of the report and the atlas
                                        # (list, spot, commitment, quote, marketplace, auction; default: none)
     headline_offer_kinds = ["list", "spot", "commitment", "quote"]  # the default: the kinds the answer's
@@ -55,15 +57,17 @@ A model described by its size and tokens, priced on every offer from MLPerf's me
 
     [models.my_8b]
     title = "An 8B dense transformer on 15T tokens"
-    parameters = 8.03e9                # total; active_parameters instead for a mixture of experts
+    parameters = 8.03e9                # a dense model's; a mixture of experts gives active_parameters and total_parameters
     tokens = 15.6e12
     sequence_length = 8192
     layers = 32                        # optional, with hidden_size: the attention FLOPs
     hidden_size = 4096
+    attention = "gqa"                  # optional: mha, gqa (widths = hidden_size) or mla (with qk_width and v_width)
+    flops_per_token = 6.1e10           # optional: stated, it replaces the computed figure
     accelerators = 1024                # the cluster size to price (or deadline_days)
     kind = "pretrain"                  # optional: pretrain (default) or lora (the LoRA benchmark's measurements)
     deadline_days = 30                 # optional: the smallest cluster that finishes in time (accelerators: at most)
-    precision = "bf16"                 # optional: shown; MLPerf's throughput is at the submitters' precision
+    precision = "bf16"                 # optional: bf16 (default), fp8 or fp4: the precision it trains in
 """
 
 from __future__ import annotations
@@ -76,12 +80,13 @@ from pathlib import Path
 
 from pipelines.config import today as calendar_today
 from pipelines.domain.errors import InputError
-from pipelines.domain.llm import KINDS as _MODEL_KINDS, DescribedModel as Model
+from pipelines.domain.llm import ATTENTIONS, GQA, MLA, KINDS as _MODEL_KINDS, DescribedModel as Model
+from pipelines.domain.precision import DEFAULT as DEFAULT_PRECISION, PRECISIONS, normalize as normalize_precision
 from pipelines.ingest.csv_table import read_text
 from pipelines.domain.mlperf import MLPERF_BENCHMARKS
 from pipelines.ingest.names import (WELL_KNOWN_PROVIDERS, did_you_mean, nearest, not_one_of, provider_problem,
                                     unknown_name)
-from pipelines.domain.offers import HEADLINE_DEFAULT, OFFER_KINDS
+from pipelines.domain.offers import DEFAULT_SPOT_STALE_AFTER_DAYS, HEADLINE_DEFAULT, OFFER_KINDS
 from pipelines.domain.pricing import (DEFAULT_BASELINE_PRICING, DEFAULT_PRICING_MODELS, DEFAULT_STALE_AFTER_DAYS,
                                       OPTION_SPELLINGS as PRICING_OPTIONS, PRICING_MODELS, parse_option)
 from pipelines.domain.report_settings import DEFAULT_AUTHOR, DEFAULT_RUNS_PER_MONTH
@@ -157,6 +162,7 @@ class ReportConfig:
     discounts: tuple[Discount, ...]
     runs_per_month: tuple[int, ...]
     stale_after_days: int
+    spot_stale_after_days: int
     workloads: tuple[Workload, ...]
     exclude_offer_kinds: tuple[str, ...]
     headline_offer_kinds: tuple[str, ...]
@@ -170,7 +176,8 @@ class ReportConfig:
 
 _DISCOUNT_KEYS = {"provider", "instance", "pricing_model", "percent"}
 _KEYS = ("title", "subtitle", "author", "benchmarks", "price_date", "regions", "comparisons", "mlperf_trees",
-         "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "discounts", "workloads",
+         "pricing_models", "baseline_pricing", "runs_per_month", "stale_after_days", "spot_stale_after_days",
+         "discounts", "workloads",
          "exclude_offer_kinds", "headline_offer_kinds", "models")
 _COMPARISON_KEYS = ("id", "title", "description", "baseline", "instances", "benchmarks", "whole_market")
 
@@ -194,6 +201,14 @@ def _known_keys(path: Path, where: str, table: dict, keys: tuple[str, ...]) -> N
         if key not in keys:
             raise InputError(path, f"{where}{key}", f"is not a key of {'report.toml' if not where else where.rstrip('.')}"
                              f"{did_you_mean(key, keys)} (its keys: {', '.join(keys)})")
+
+
+def _days(path: Path, data: dict, key: str, default: int) -> int:
+    """A number of days (stale_after_days, spot_stale_after_days): a whole number, 0 or more."""
+    days = data.get(key, default)
+    if not isinstance(days, int) or isinstance(days, bool) or days < 0:
+        raise InputError(path, key, f"{days!r} must be a whole number of days (0 or more)")
+    return days
 
 
 def _is_number(value: object) -> bool:
@@ -291,8 +306,9 @@ def _workloads(path: Path, data: dict) -> tuple[Workload, ...]:
     return tuple(out)
 
 
-_MODEL_KEYS = ("title", "parameters", "active_parameters", "tokens", "sequence_length", "layers", "hidden_size",
-               "accelerators", "kind", "precision", "deadline_days", "description")
+_MODEL_KEYS = ("title", "parameters", "active_parameters", "total_parameters", "tokens", "sequence_length", "layers",
+               "hidden_size", "attention", "qk_width", "v_width", "flops_per_token", "accelerators", "kind", "precision",
+               "deadline_days", "description")
 
 
 def _positive(value: object, whole: bool = False) -> bool:
@@ -316,6 +332,9 @@ def _model(path: Path, name: str, item: object) -> Model:
         raise InputError(path, f"{where}.active_parameters", "give parameters (a dense model) or active_parameters "
                                                              "(a mixture of experts), not both")
     size_key = "active_parameters" if "active_parameters" in item else "parameters"
+    if ("active_parameters" in item) != ("total_parameters" in item):
+        raise InputError(path, f"{where}.{'total_parameters' if 'active_parameters' in item else 'active_parameters'}",
+                         "is missing: a mixture of experts gives active_parameters and total_parameters")
     numbers = {size_key: False, "tokens": False, "sequence_length": True}
     for key, whole in numbers.items():
         if key not in item:
@@ -323,12 +342,26 @@ def _model(path: Path, name: str, item: object) -> Model:
         if not _positive(item[key], whole):
             raise InputError(path, f"{where}.{key}", f"{item[key]!r} must be a positive "
                              + ("whole number" if whole else "number"))
-    for key in ("layers", "hidden_size", "accelerators"):
+    for key in ("layers", "hidden_size", "accelerators", "qk_width", "v_width"):
         if key in item and not _positive(item[key], whole=True):
             raise InputError(path, f"{where}.{key}", f"{item[key]!r} must be a positive whole number")
-    if ("layers" in item) != ("hidden_size" in item):
-        missing = "hidden_size" if "layers" in item else "layers"
-        raise InputError(path, f"{where}.{missing}", "is missing: layers and hidden_size go together (the attention FLOPs)")
+    for key in ("total_parameters", "flops_per_token"):
+        if key in item and not _positive(item[key]):
+            raise InputError(path, f"{where}.{key}", f"{item[key]!r} must be a positive number")
+    if "total_parameters" in item and item["total_parameters"] < item[size_key]:
+        raise InputError(path, f"{where}.total_parameters", "is below active_parameters")
+    attention = item.get("attention", GQA)
+    if attention not in ATTENTIONS:
+        raise InputError(path, f"{where}.attention", not_one_of(attention, ATTENTIONS))
+    widths = "qk_width" in item or "v_width" in item
+    if attention == MLA and not ("qk_width" in item and "v_width" in item):
+        raise InputError(path, f"{where}.{'v_width' if 'qk_width' in item else 'qk_width'}", "is missing: multi-head "
+                         "latent attention gives qk_width and v_width (heads x their query-key and value dimensions)")
+    if "layers" in item and not ("hidden_size" in item or widths):
+        raise InputError(path, f"{where}.hidden_size", "is missing: layers and hidden_size go together (the attention "
+                                                       "FLOPs)")
+    if ("hidden_size" in item or widths) and "layers" not in item:
+        raise InputError(path, f"{where}.layers", "is missing: the attention FLOPs need the number of layers")
     deadline = item.get("deadline_days")
     if deadline is not None and not _positive(deadline):
         raise InputError(path, f"{where}.deadline_days", f"{deadline!r} must be a positive number of days")
@@ -337,12 +370,17 @@ def _model(path: Path, name: str, item: object) -> Model:
     kind = item.get("kind", "pretrain")
     if kind not in _MODEL_KINDS:
         raise InputError(path, f"{where}.kind", not_one_of(kind, _MODEL_KINDS))
-    precision = item.get("precision")
-    if precision is not None and (not isinstance(precision, str) or not precision.strip()):
-        raise InputError(path, f"{where}.precision", f"{precision!r} must be a name such as bf16 or fp8")
+    precision = item.get("precision", DEFAULT_PRECISION)
+    if not isinstance(precision, str) or normalize_precision(precision) not in PRECISIONS:
+        raise InputError(path, f"{where}.precision", f"{precision!r} must be one of {', '.join(PRECISIONS)} (what the "
+                                                     "model trains in; fp8 and fp4 as their MX or NV forms too)")
+    total = item.get("total_parameters")
     return Model(name, title.strip(), float(item[size_key]), float(item["tokens"]), item["sequence_length"], kind,
                  item.get("layers"), item.get("hidden_size"), item.get("accelerators"),
-                 float(deadline) if deadline is not None else None, precision, str(item.get("description", "")))
+                 float(deadline) if deadline is not None else None, normalize_precision(precision),
+                 str(item.get("description", "")), float(total) if total is not None else None, attention,
+                 item.get("qk_width"), item.get("v_width"),
+                 float(item["flops_per_token"]) if "flops_per_token" in item else None)
 
 
 def _models(path: Path, data: dict) -> tuple[Model, ...]:
@@ -473,9 +511,8 @@ def parse_report_config(path: Path, today: date | None = None) -> ReportConfig:
         raise InputError(path, "mlperf_trees", "must be a list of folder paths")
 
     pricing_models, baseline_pricing = _pricing(path, data)
-    stale = data.get("stale_after_days", DEFAULT_STALE_AFTER_DAYS)
-    if not isinstance(stale, int) or isinstance(stale, bool) or stale < 0:
-        raise InputError(path, "stale_after_days", f"{stale!r} must be a whole number of days (0 or more)")
+    stale = _days(path, data, "stale_after_days", DEFAULT_STALE_AFTER_DAYS)
+    spot_stale = _days(path, data, "spot_stale_after_days", DEFAULT_SPOT_STALE_AFTER_DAYS)
 
     excluded = _offer_kinds(path, data, "exclude_offer_kinds", [])
     headline = _offer_kinds(path, data, "headline_offer_kinds", list(HEADLINE_DEFAULT))
@@ -498,6 +535,7 @@ def parse_report_config(path: Path, today: date | None = None) -> ReportConfig:
         discounts=_discounts(path, data),
         runs_per_month=_positive_ints(path, "runs_per_month", data.get("runs_per_month", list(DEFAULT_RUNS_PER_MONTH))),
         stale_after_days=stale,
+        spot_stale_after_days=spot_stale,
         workloads=workloads,
         models=_models(path, data),
     )

@@ -41,7 +41,7 @@ from datetime import date
 import polars as pl
 
 from pipelines.domain.best import first_in_order, pick, with_rank
-from pipelines.domain.offers import HEADLINE_DEFAULT
+from pipelines.domain.offers import HEADLINE_DEFAULT, LIST, in_headline
 from pipelines.domain.columns import MEASURED
 from pipelines.domain.errors import InputError
 from pipelines.domain.mlperf import DIVISION_ORDER
@@ -150,7 +150,7 @@ def price_results(entries_frame: pl.DataFrame, instances: pl.DataFrame, prices: 
     ).join(
         prices.select("provider", "instance_type", "region", "usd_per_hour", pl.col("as_of").alias("price_as_of"),
                       pl.col("certainty").alias("price_certainty"), pl.col("source").alias("price_source"),
-                      (pl.col("offer_kind") if "offer_kind" in prices.columns else pl.lit("list")).alias("offer_kind")),
+                      (pl.col("offer_kind") if "offer_kind" in prices.columns else pl.lit(LIST)).alias("offer_kind")),
         on=["provider", "instance_type"], how="inner",
     )
     hours = hours_to_train()
@@ -201,19 +201,20 @@ def with_energy(priced: pl.DataFrame, board_power: pl.DataFrame, intensity: pl.D
 
 
 def rank(priced: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
-    """Cost rank (domain/best.py's one rule, an auction's or marketplace's offer after every other), the cheapest
-    per accelerator model (the rank's first of that model, of a headline kind), fastest (every pair with the least
-    time: a tie is marked on each) and Pareto front within round x model x division; rows ordered by round, model,
-    division (closed first) and rank."""
+    """Cost rank (domain/best.py's one rule, an offer not in the headline after every other: an auction's or a
+    marketplace's, a stale spot price), the cheapest per accelerator model (the rank's first of that model, in the
+    headline: domain/offers.in_headline), fastest (every pair with the least time: a tie is marked on each) and
+    Pareto front within round x model x division; rows ordered by round, model, division (closed first) and rank.
+    `priced` carries `stale` (metrics/price_age.with_price_age) where its prices are aged."""
     if priced.is_empty():
         return priced.with_columns(
             pl.lit(None, pl.Int64).alias("cost_rank"), pl.lit(None, pl.Boolean).alias("cheapest_for_accelerator"),
             pl.lit(None, pl.Boolean).alias("fastest"), pl.lit(None, pl.Boolean).alias("on_pareto_front"),
             *([pl.lit(None, pl.Int64).alias("energy_rank")] if "energy_basis" in priced.columns else []))
     cost, time = pl.col("cost_to_train_usd"), pl.col("time_to_train_minutes")
-    headline = pl.col("offer_kind").fill_null("list").is_in(list(headline_kinds))
     if "offer_kind" not in priced.columns:  # a price book without the catalogs: list prices
-        priced = priced.with_columns(pl.lit("list").alias("offer_kind"))
+        priced = priced.with_columns(pl.lit(LIST).alias("offer_kind"))
+    headline = in_headline(headline_kinds, priced.columns)
     # one result submitted from several folders costs the same on an instance: those rows share a rank
     priced = with_rank(with_rank(priced, GROUP, "cost", "cost_rank", headline_kinds, shared=True),
                        GROUP + ["accelerator_model"], "cost", "_model_rank", headline_kinds)
@@ -253,8 +254,9 @@ def energy_rank() -> pl.Expr:
 
 def trend(ranked: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
     """The cheapest closed-division configuration to train each benchmark model in each round (domain/best.py's
-    rule, over the headline's offer kinds), and its change since the model's previous round (open results may
-    change the recipe) and since its first priced round (the summary's "… less than in v1.0")."""
+    rule, over the offers in the headline: domain/offers.in_headline), and its change since the model's previous
+    round (open results may change the recipe) and since its first priced round (the summary's "… less than in
+    v1.0")."""
     if ranked.is_empty():
         return pl.DataFrame(schema={"benchmark_model": pl.Utf8, "round": pl.Utf8, "benchmark": pl.Utf8,
                                     "cheapest_cost_usd": pl.Float64, "submitter": pl.Utf8, "system": pl.Utf8,
@@ -262,8 +264,7 @@ def trend(ranked: pl.DataFrame, headline_kinds: tuple[str, ...] | list[str] = HE
                                     "accelerator_model": pl.Utf8, "time_to_train_minutes": pl.Float64,
                                     "results_priced": pl.UInt32, "change_pct": pl.Float64,
                                     "change_since_first_pct": pl.Float64})
-    closed = ranked.filter((pl.col("division") == "closed")
-                           & pl.col("offer_kind").fill_null("list").is_in(list(headline_kinds)))
+    closed = ranked.filter((pl.col("division") == "closed") & in_headline(headline_kinds, ranked.columns))
     best = (
         first_in_order(closed.sort("submitter", "system", *_tie_breakers(ranked)), "cost")
         .group_by("benchmark_model", "round", maintain_order=True)

@@ -3,14 +3,17 @@ cost_to_train rows of every pricing option (pipelines/metrics/cost.py).
 
     cheapest offer            the instance and pricing option with the least cost to train among
                               every option the data prices (on demand, spot, commitments), over the
-                              offer kinds the headline considers (report.toml headline_offer_kinds;
-                              default list, spot, commitment and quote: prices one can buy at)
+                              offers in the headline (domain/offers.in_headline: the offer kinds of
+                              report.toml headline_offer_kinds, default list, spot, commitment and
+                              quote: prices one can buy at; never a spot price older than
+                              spot_stale_after_days, which is no current price)
     cheapest on-demand offer  the least cost to train at on-demand prices, over the same kinds
     fastest offer             the least time to train at on-demand prices, over the same kinds; its
                               cost; fastest_tied counts the offers that share that time (the answer
                               says "tie" then)
     cheapest market offer     the least cost among the kinds the headline leaves out (auction,
-                              marketplace): shown apart, labelled, never as "cheapest"
+                              marketplace; domain/offers.in_market): shown apart, labelled, never as
+                              "cheapest". A stale spot price is in neither: the chapters list it, aged
     offer kind                what the price is (domain/offers.py)
     saving                    savings_pct of that offer: 100 x (1 - cost / baseline cost), the
                               baseline priced at report.toml's baseline_pricing (cost.py)
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipelines.domain.offers import HEADLINE_DEFAULT, LIST
+from pipelines.domain.offers import HEADLINE_DEFAULT, LIST, in_headline, in_market
 from pipelines.domain.best import TIED, pick
 
 KEYS = ["comparison", "benchmark"]
@@ -53,11 +56,11 @@ def cheapest_offers(cost: pl.DataFrame, baseline_pricing: str = "on_demand",
     on_demand = cost.filter(pl.col("pricing_option") == "on_demand")
     for column, kind in _OPTIONAL.items():  # a price book without them: list prices, no spread
         if column not in cost.columns:
-            cost = cost.with_columns((pl.lit("list") if column == "offer_kind" else pl.lit(None, kind)).alias(column))
+            cost = cost.with_columns((pl.lit(LIST) if column == "offer_kind" else pl.lit(None, kind)).alias(column))
     cost = cost.with_columns(pl.col("offer_kind").fill_null(LIST))  # a price nobody labelled: a list price
     known = cost.filter(pl.col("cost_to_train_usd").is_not_null())
-    headline = known.filter(pl.col("offer_kind").is_in(list(headline_kinds)))
-    market = known.filter(~pl.col("offer_kind").is_in(list(headline_kinds)))
+    headline = known.filter(in_headline(headline_kinds, known.columns))
+    market = known.filter(in_market(headline_kinds, known.columns))
     workload = pl.col("workload_title") if "workload_title" in cost.columns else pl.lit(None, pl.Utf8)
     what = on_demand.group_by(KEYS, maintain_order=True).agg(
         pl.col("comparison_title").first(), pl.col("benchmark_position").first(),

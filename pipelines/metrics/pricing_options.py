@@ -42,6 +42,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from pipelines.domain.offers import HEADLINE_DEFAULT, OFFER_KINDS, in_headline
 from pipelines.domain.pricing import HOURS_PER_MONTH, KEY, LIST_PRICE, PAYMENT_OPTIONS, monthly_cost, parse_option
 
 
@@ -125,7 +126,8 @@ CHEAPEST_SCHEMA = {"comparison": pl.Utf8, "benchmark": pl.Utf8, "position": pl.I
                    "cost_usd": pl.Float64, "cheapest_of_benchmark": pl.Boolean}
 
 
-def cheapest_options(cost: pl.DataFrame, options: Sequence[str], runs_per_month: Sequence[int]) -> pl.DataFrame:
+def cheapest_options(cost: pl.DataFrame, options: Sequence[str], runs_per_month: Sequence[int],
+                     headline_kinds: Sequence[str] = HEADLINE_DEFAULT) -> pl.DataFrame:
     """The cheapest of `options` (report.toml's pricing_models, in order) per compared instance of `cost`
     (the cost_to_train mart, every pricing option), by comparison, benchmark and report.toml's instance order:
 
@@ -134,7 +136,13 @@ def cheapest_options(cost: pl.DataFrame, options: Sequence[str], runs_per_month:
       benchmark (ties: the first instance in report.toml's order);
     - runs_per_month N: the option with the least monthly bill at N runs a month (cost_usd), for an
       instance with a time to train; no row where no option is priced.
+
+    A spot price marked stale (older than report.toml spot_stale_after_days) is no current price: no instance's
+    cheapest option (domain/offers.in_headline over every kind); and cheapest_of_benchmark is a pick like the
+    answer's, among the offers in the headline (`headline_kinds`: an auction's or a marketplace's is never it).
     """
+    cost = cost.with_columns(in_headline(OFFER_KINDS, cost.columns).alias("_current"),
+                             in_headline(headline_kinds, cost.columns).alias("_headline"))
     instances: dict[tuple, dict[str, dict]] = {}
     for r in cost.iter_rows(named=True):
         instances.setdefault(tuple(r[k] for k in CHEAPEST_INSTANCE), {})[r["pricing_option"]] = r
@@ -142,17 +150,17 @@ def cheapest_options(cost: pl.DataFrame, options: Sequence[str], runs_per_month:
     for key, by in sorted(instances.items()):
         first = next(iter(by.values()))
         where = {**dict(zip(CHEAPEST_INSTANCE, key)), "region": first["region"]}
-        known = {o: r for o, r in by.items() if o in options and r["cost_to_train_usd"] is not None}
+        known = {o: r for o, r in by.items() if o in options and r["cost_to_train_usd"] is not None and r["_current"]}
         shown = [o for o in options if o in by]
         cheapest = min(known, key=lambda o: (known[o]["cost_to_train_usd"], shown.index(o))) if known else None
         row = {**where, "runs_per_month": None, "pricing_option": cheapest,
                "cost_usd": known[cheapest]["cost_to_train_usd"] if cheapest else None, "cheapest_of_benchmark": False}
         rows.append(row)
         group = key[:2]
-        if cheapest and (group not in best or row["cost_usd"] < best[group]["cost_usd"]):
+        if cheapest and known[cheapest]["_headline"] and (group not in best or row["cost_usd"] < best[group]["cost_usd"]):
             best[group] = row
         hours = (first["time_to_train_minutes"] or 0) / 60 or None
-        rates = {o: by[o]["usd_per_hour"] for o in shown}
+        rates = {o: by[o]["usd_per_hour"] for o in shown if by[o]["_current"]}
         for n in runs_per_month:
             pick = cheapest_at(rates, hours, n) if hours else None
             if pick:

@@ -11,6 +11,7 @@ from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metada
 from pipelines.defs.resources import PipelineSettings
 from pipelines.defs.staging import files_in_raw, load_table, need_input, relative_to_raw
 from pipelines.domain.errors import InputError
+from pipelines.domain.report_settings import table_row
 from pipelines.ingest.report_config import parse_report_config
 from pipelines.ingest.tables import read_mappings, read_throughput, with_same_accelerator_mappings
 from pipelines.warehouse import create_table, read_table
@@ -78,31 +79,12 @@ def stg_comparisons(context: dg.AssetExecutionContext, settings: PipelineSetting
 @dg.asset(group_name="staging", kinds={"duckdb", "python"}, deps=["raw_report_config"], pool=POOL,
           description="report.toml's settings (one row): title, subtitle, author, benchmarks, price date, the "
                       "region bought in per provider (the report's and the atlas's), the pricing options shown, "
-                      "the baseline's pricing, the user's discounts, the break-even's runs a month and the "
-                      "age after which a price is stale, and the team's own workloads (samples per training run).")
+                      "the baseline's pricing, the user's discounts, the break-even's runs a month, the ages "
+                      "after which a price and a spot price are stale, the offer kinds excluded and headlined, and "
+                      "the team's own workloads: the fields of pipelines/domain/report_settings.ReportSettings.")
 @input_errors_as_failures
 def stg_report_settings(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     path, config = read_report_config(settings)
-    row = pl.DataFrame([{
-        "title": config.title, "subtitle": config.subtitle, "author": config.author,
-        "benchmarks": list(config.benchmarks), "price_date": config.price_date,
-        "regions": [{"provider": k, "region": v} for k, v in sorted(config.regions.items())],
-        "config_path": str(path.relative_to(settings.raw)),
-        "pricing_models": list(config.pricing_models), "baseline_pricing": config.baseline_pricing,
-        "discounts": [{"provider": d.provider, "instance_type": d.instance_type, "pricing_model": d.pricing_model,
-                       "percent": d.percent} for d in config.discounts],
-        "runs_per_month": list(config.runs_per_month), "stale_after_days": config.stale_after_days,
-        "exclude_offer_kinds": list(config.exclude_offer_kinds),
-        "headline_offer_kinds": list(config.headline_offer_kinds),
-        "workloads": [{"name": w.name, "title": w.title, "samples": w.samples, "runs_per_month": w.runs_per_month,
-                       "description": w.description} for w in config.workloads],
-    }], schema={"title": pl.Utf8, "subtitle": pl.Utf8, "author": pl.Utf8, "benchmarks": pl.List(pl.Utf8),
-                "price_date": pl.Date, "regions": pl.List(pl.Struct({"provider": pl.Utf8, "region": pl.Utf8})),
-                "config_path": pl.Utf8, "pricing_models": pl.List(pl.Utf8), "baseline_pricing": pl.Utf8,
-                "discounts": pl.List(pl.Struct({"provider": pl.Utf8, "instance_type": pl.Utf8,
-                                                "pricing_model": pl.Utf8, "percent": pl.Float64})),
-                "runs_per_month": pl.List(pl.Int64), "stale_after_days": pl.Int64,
-                "exclude_offer_kinds": pl.List(pl.Utf8), "headline_offer_kinds": pl.List(pl.Utf8),
-                "workloads": pl.List(pl.Struct({"name": pl.Utf8, "title": pl.Utf8, "samples": pl.Float64,
-                                                "runs_per_month": pl.Int64, "description": pl.Utf8}))})
+    # every column, its type and its value are report_settings.ReportSettings' fields (declared once there)
+    row = table_row(config, config_path=str(path.relative_to(settings.raw)))
     return load_table(context, settings, "stg_report_settings", settings_in=row)

@@ -24,14 +24,13 @@ import polars as pl
 from pipelines.domain.errors import InputError
 from pipelines.ingest.prices import aws, aws_json, aws_savings_plans, aws_spot, aws_terms, azure, detect, gcp, skypilot
 from pipelines.ingest.prices.combine import collapse_duplicates
+from pipelines.ingest.prices.files import price_files
 from pipelines.ingest.prices.instances import check_instances
 from pipelines.domain.offers import certainty_expr, offer_kind_expr
 from pipelines.domain.pricing import PRICE_OPTION, PRICING_MODELS
 from pipelines.ingest.prices.normalized import (MAX_USD_PER_ACCELERATOR_HOUR, PRICE_COLUMNS, empty_prices,
                                                 read_normalized_csv)
 
-# Files in a price folder that are not price files: notes and in-flight downloads.
-_SKIPPED_SUFFIXES = (".md", ".txt", ".part", ".tmp")
 
 
 @dataclass
@@ -75,15 +74,13 @@ def read_price_file(path: Path, instances: pl.DataFrame, root: Path | None = Non
 
 
 def read_price_folder(folder: Path, instances: pl.DataFrame) -> pl.DataFrame:
-    """Every snapshot in every price file under `folder` (recursively; hidden files skipped)."""
+    """Every snapshot in every price file under `folder` (files.price_files: the files the raw_prices observation
+    hashes; hidden, temporary and note files skipped)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(folder, None, "is not a folder of price files")
     check_instances(instances)
-    files = sorted(
-        (p for p in folder.rglob("*") if p.is_file() and _is_price_file(p.relative_to(folder))),
-        key=lambda p: p.relative_to(folder).as_posix(),
-    )
+    files = price_files(folder)
     if not files:
         raise InputError(folder, None, "holds no price files")
     parts = Parts()
@@ -105,12 +102,6 @@ def _refuse_absurd(prices: pl.DataFrame, instances: pl.DataFrame, root: Path) ->
                          f"accelerator-hour for its {r['accelerator_count']} accelerators, above "
                          f"{MAX_USD_PER_ACCELERATOR_HOUR:,.0f}: a unit mix-up, not a price")
     return prices
-
-
-def _is_price_file(rel: Path) -> bool:
-    if any(part.startswith(".") for part in rel.parts):
-        return False
-    return not (rel.name.lower().startswith("readme") or rel.suffix.lower() in _SKIPPED_SUFFIXES)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -12,9 +12,13 @@ order differs by cloud (RunPod puts Price after SpotPrice; Verda adds UpstreamCl
 
 What is not an offer (counted in `Catalog.skipped`, never an error): a row without an accelerator
 (CPU machines, and GCP's a2/a3 host VMs, whose GPUs are priced on rows of their own), a row with an
-empty or zero Price (not sold on demand), GCP's GPU rows without an InstanceType (GPUs priced apart
-from the VM they attach to: not a machine one can rent), and GCP's 700.0, a placeholder SkyPilot
-writes for TPU zones without a price.
+empty or zero Price (not sold on demand), a row with an empty Region (no region sells it now: SkyPilot's
+fetch_seeweb.py create_catalog writes an empty Region for a plan whose regions_available is empty, so such a
+plan is orderable nowhere), GCP's GPU rows without an InstanceType (GPUs priced apart from the VM they
+attach to: not a machine one can rent), and GCP's 700.0, a placeholder SkyPilot writes for TPU zones
+without a price. A spot price not below its row's on-demand price is no way to pay less (RunPod's
+fetch_runpod.py writes its secure cloud's secureSpotPrice, equal to securePrice in the bundled rows): the row
+is an on-demand offer only, and its spot figure is counted as skipped, never listed as a cheaper option.
 
 Traps of the real files, each handled here once:
 - GpuInfo is a Python literal in single quotes ({'Gpus': [{'Name': 'H100', ...}], ...}); Verda writes
@@ -24,11 +28,24 @@ Traps of the real files, each handled here once:
 - Memory per GPU comes from Gpus[0].MemoryInfo.SizeInMiB, never TotalGpuMemoryInMiB (Lambda writes the
   per-GPU size there). RunPod writes gigabytes in SizeInMiB (80 for an 80 GB card): a SizeInMiB under
   1,024 is read as GB, since no training GPU has less than 1 GiB. Vast.ai and Prime Intellect write the
-  memory of all the offer's GPUs there (Vast's 8x H100 SXM: 652472 MiB): divided by the GPU count.
+  memory of all the offer's GPUs there (Vast's 8x H100 SXM: 652472 MiB): divided by the GPU count. So does
+  Verda's older catalog at 538675a0 (8B200.240V: 1474560 MiB), where 000c1d0b writes one GPU's: a file whose
+  N-GPU offers give N times the SizeInMiB of the 1-GPU offer of the same accelerator writes totals
+  (`writes_totals`), one whose sizes match writes one GPU's; a file with neither follows its cloud.
 - Form factor (SXM, PCIe, NVL) comes from the accelerator name, the GpuInfo name or the instance type
   (RunPod's A100-80GB is "A100 PCIe" in GpuInfo; Vast's 8x-H100_SXM-...); where none says it, a cloud's own
-  naming may: OCI's bare-metal 8-GPU NVIDIA HGX shapes (BM.GPU.H100.8, BM.GPU.H200.8, BM.GPU.A100-v2.8, BM.GPU4.8,
-  BM.GPU3.8 ...; not BM.GPU.RTXPRO.8, PCIe cards, nor the MI300X's OAM modules) are SXM boards, and Verda's types with an S after the memory (1H100.80S.30V) are SXM. Else it stays unknown.
+  naming may (`_TYPE_FORMS`, each rule from the cloud's fetcher or its own catalog):
+  - OCI's bare-metal 8-GPU NVIDIA HGX shapes (BM.GPU.H100.8, BM.GPU.H200.8, BM.GPU.A100-v2.8, BM.GPU4.8,
+    BM.GPU3.8 ...; not BM.GPU.RTXPRO.8, PCIe cards, nor the MI300X's OAM modules) are SXM boards;
+  - Verda's types with an S after the memory (1H100.80S.30V) are SXM;
+  - Lambda's gpu_8x_a100 is "8x A100 (40 GB SXM4)" in Lambda's own API (fetch_lambda_cloud.py keeps only the
+    name's A100 and GPU_TO_MEMORY's 40960 MiB): SXM;
+  - Hyperstack's n3-H100xN and n3-A100xN flavors (and their -NVLink variants) are its H100-80G-PCIe and
+    A100-80G-PCIe (Hyperstack's catalog names them so): PCIe, as is every Prime Intellect offer whose
+    UpstreamCloudId names one (sky/provision/primeintellect/utils.py launches by that id);
+  - Lium writes H100 for NVIDIA's "H100 PCIe" (lium_utils.GPU_NAME_MAP; the SXM part is H100-SXM): PCIe; and
+    H200 for both "H200" and "H200 NVL": its bare H200 is `UNSETTLED` ("SXM or NVL"), which no alias prices.
+  Else it stays unknown.
 - Rows repeat per availability zone. One price repeated over a region's zones is one regional price;
   where zone spot prices differ, the region's spot price is their median with the zone count, min and
   max (as aws_spot.py keeps for EC2's spot history; like it, AWS Local and Wavelength Zones such as
@@ -77,6 +94,8 @@ MARKETS = {"vast": MARKETPLACE, "primeintellect": MARKETPLACE, "lium": MARKETPLA
            "spheron": MARKETPLACE, "mithril": AUCTION}
 # Clouds whose MemoryInfo.SizeInMiB holds the memory of all the offer's GPUs, not one's (module docstring)
 TOTAL_MEMORY_CLOUDS = {"vast", "primeintellect"}
+# A form factor a cloud's naming leaves open between two parts (Lium's H200: "H200" or "H200 NVL"): never guessed
+UNSETTLED = "SXM or NVL"
 
 OFFER_SCHEMA = {
     "provider": pl.Utf8, "instance_type": pl.Utf8, "catalog_accelerator": pl.Utf8, "gpu_name": pl.Utf8,
@@ -155,17 +174,39 @@ def read_catalog(path: Path, rel: str) -> Catalog:
             zones.setdefault((cell["Region"], offer["instance_type"]), []).append((price, spot, line))
     except csv.Error as exc:
         raise InputError(path, reader.line_num, f"is not valid CSV: {exc}") from None
+    totals = writes_totals(list(offers.values()), provider in TOTAL_MEMORY_CLOUDS)
+    for offer in offers.values():
+        if totals and offer["accelerator_memory_gb"] is not None:
+            offer["accelerator_memory_gb"] /= offer["accelerator_count"]
     rows = []
     for (region, instance_type), found in sorted(zones.items()):
         kind = offers[instance_type]["offer_kind"]
-        rows += regional_prices(path, provider, region, instance_type, found, as_of, source, rel, kind)
+        rows += regional_prices(path, provider, region, instance_type, found, as_of, source, rel, kind, skipped)
     offer_frame = pl.DataFrame(list(offers.values()), schema=OFFER_SCHEMA, orient="row") if offers else \
         pl.DataFrame(schema=OFFER_SCHEMA)
     return Catalog(price_frame(rows), offer_frame.with_columns(pl.lit(rel).alias("file")), skipped)
 
 
-def _skip(skipped: dict[str, int], reason: str) -> None:
-    skipped[reason] = skipped.get(reason, 0) + 1
+def _skip(skipped: dict[str, int], reason: str, count: int = 1) -> None:
+    skipped[reason] = skipped.get(reason, 0) + count
+
+
+def writes_totals(offers: list[dict], default: bool) -> bool:
+    """Whether one catalog file writes the memory of all an offer's GPUs in SizeInMiB (module docstring): its N-GPU
+    offers of an accelerator give N times the size of the 1-GPU offer of the same accelerator name (within 5 %),
+    not the same size. `offers`: the file's offers with the size as written; `default`: the cloud's habit, for a
+    file whose sizes say neither (no accelerator sold both alone and in numbers)."""
+    single = {o["catalog_accelerator"]: o["accelerator_memory_gb"] for o in offers
+              if o["accelerator_count"] == 1 and o["accelerator_memory_gb"]}
+    totals = per_gpu = 0
+    for o in offers:
+        one, count, size = single.get(o["catalog_accelerator"]), o["accelerator_count"], o["accelerator_memory_gb"]
+        if not one or count < 2 or not size:
+            continue
+        ratio = size / one
+        totals += abs(ratio - count) <= 0.05 * count
+        per_gpu += abs(ratio - 1) <= 0.05
+    return totals > per_gpu if totals != per_gpu else default
 
 
 def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
@@ -191,6 +232,9 @@ def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
     if price is None or price == 0:
         _skip(skipped, "no on-demand price (empty or zero Price: not sold)")
         return None
+    if not cell["Region"]:
+        _skip(skipped, "no region (a plan no region sells now, as Seeweb's fetcher writes it: not orderable)")
+        return None
     if provider == "gcp" and price == GCP_PLACEHOLDER:
         _skip(skipped, "GCP's placeholder price 700.0 (TPU zone without a price)")
         return None
@@ -201,9 +245,7 @@ def _offer_row(path: Path, line: int, provider: str, cell: dict[str, str],
     gpu = info.get("Gpus", [{}])[0] if isinstance(info.get("Gpus"), list) and info.get("Gpus") else {}
     gpu_name = str(gpu.get("Name") or info.get("Name") or "") or None
     count = _count(path, line, cell["AcceleratorCount"])
-    memory = _memory_gb(gpu)
-    if memory is not None and provider in TOTAL_MEMORY_CLOUDS:
-        memory /= count
+    memory = _memory_gb(gpu)  # GB as written: one GPU's or all of them (read_catalog decides per file)
     return {
         "provider": provider, "instance_type": instance_type, "catalog_accelerator": accelerator,
         "gpu_name": gpu_name,
@@ -310,19 +352,28 @@ def form_factor(*names: str | None) -> str | None:
 
 
 # The form factor a cloud's own instance-type naming states where no name says SXM, PCIe or NVL (module docstring).
-_TYPE_FORMS = {"oci": (re.compile(r"^BM\.GPU(\.H100|\.H200|\.A100-v2|\.B4|\.B200|\.B300|3|4)\.8$"), "SXM"),
-               "verda": (re.compile(r"^\d+[A-Z]\w*\.\d+S\b"), "SXM")}
+_TYPE_FORMS = {
+    "oci": [(re.compile(r"^BM\.GPU(\.H100|\.H200|\.A100-v2|\.B4|\.B200|\.B300|3|4)\.8$"), "SXM")],
+    "verda": [(re.compile(r"^\d+[A-Z]\w*\.\d+S\b"), "SXM")],
+    "lambda": [(re.compile(r"^gpu_8x_a100$"), "SXM")],  # "8x A100 (40 GB SXM4)" in Lambda's API
+    "hyperstack": [(re.compile(r"^n3-(H100|A100)x\d+(-NVLink)?$"), "PCIe")],  # H100-80G-PCIe, A100-80G-PCIe
+    "lium": [(re.compile(r"^H100_\d+x(?:_|$)"), "PCIe"),  # lium_utils: 'H100 PCIe' -> H100, 'H100 80GB HBM3' -> H100-SXM
+             (re.compile(r"^H200_\d+x(?:_|$)"), UNSETTLED)],  # lium_utils: 'H200' and 'H200 NVL' -> H200
+}
+# The clouds whose types an aggregator names as its upstream (Prime Intellect's UpstreamCloudId)
+_UPSTREAM_CLOUDS = ("oci", "verda", "lambda", "hyperstack")
 
 
 def type_form_factor(provider: str, instance_type: str) -> str | None:
-    rule = _TYPE_FORMS.get(provider)
-    return rule[1] if rule and rule[0].match(instance_type) else None
+    return next((form for pattern, form in _TYPE_FORMS.get(provider, ()) if pattern.match(instance_type)), None)
 
 
 def upstream_form_factor(upstream: str | None) -> str | None:
     """The form factor an aggregator's upstream type names in a cloud's own naming (Prime Intellect's datacrunch
-    rows carry Verda's 8H100.80S.176V)."""
-    return next((form for pattern, form in _TYPE_FORMS.values() if upstream and pattern.match(upstream)), None)
+    rows carry Verda's 8H100.80S.176V, its hyperstack rows Hyperstack's n3-H100x8, its lambdalabs rows Lambda's
+    gpu_8x_a100)."""
+    return next((form for cloud in _UPSTREAM_CLOUDS for pattern, form in _TYPE_FORMS[cloud]
+                 if upstream and pattern.match(upstream)), None)
 
 
 def offer_kind(provider: str, instance_type: str) -> str:
@@ -335,8 +386,9 @@ def offer_kind(provider: str, instance_type: str) -> str:
 
 def regional_prices(path: Path, provider: str, region: str, instance_type: str,
                     found: list[tuple[float, float | None, int]], as_of: date, source: str, rel: str,
-                    kind: str) -> list[dict]:
-    """One on-demand row, and one spot row where a zone has spot, for an instance type in a region."""
+                    kind: str, skipped: dict[str, int] | None = None) -> list[dict]:
+    """One on-demand row, and one spot row where a zone has spot below the on-demand price, for an instance type in
+    a region (a spot figure not below on demand is no cheaper way to pay: counted in `skipped`, module docstring)."""
     on_demand = {price for price, _, _ in found}
     if len(on_demand) > 1:
         lines = ", ".join(str(line) for _, _, line in found)
@@ -348,6 +400,10 @@ def regional_prices(path: Path, provider: str, region: str, instance_type: str,
             "file": rel, "offer_kind": kind}
     rows = [{**base, "usd_per_hour": found[0][0], "source": source, "line": lines}]
     spots = [spot for _, spot, _ in found if spot is not None]
+    if spots and spot_figure(spots)["usd_per_hour"] >= found[0][0]:
+        _skip(skipped if skipped is not None else {}, "spot price not below the on-demand price (no spot discount: "
+                                                      "on demand only)", len(spots))
+        spots = []
     if spots:
         spot = spot_figure(spots)
         rows.append({**base, "pricing_model": "spot", "usd_per_hour": spot["usd_per_hour"],
@@ -374,11 +430,11 @@ def spot_figure(zone_prices: list[float]) -> dict:
 def read_catalog_folder(folder: Path) -> Catalog:
     """Every SkyPilot catalog under a price folder: their price rows, one offer per (provider,
     instance type) with the facts of its newest snapshot, and the skipped rows counted together."""
-    from pipelines.ingest.raw_files import input_files  # the one listing of raw files
+    from pipelines.ingest.prices.files import price_files  # the one listing of a price folder (and of raw_prices)
 
     folder = Path(folder)
     catalogs = []
-    for path in input_files(folder) if folder.is_dir() else []:
+    for path in price_files(folder) if folder.is_dir() else []:
         rel = path.relative_to(folder).as_posix()
         if in_layout(rel):
             catalogs.append((snapshot(path, rel)[1], read_catalog(path, rel)))
