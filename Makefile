@@ -72,10 +72,14 @@ clean-venv: ## remove .venv (the next target makes it again)
 report: venv ## build and publish the report of RAW_DIR (default: the bundled data; FORCE=1 even if unchanged)
 	$(BIN)/python -m pipelines.cli report $(if $(FORCE),--force)
 
-# Your model's cost from the built warehouse: make estimate PARAMETERS=8e9 TOKENS=15e12 SEQUENCE_LENGTH=8192 [ACCELERATORS=N] [DEADLINE_DAYS=D] [KIND=lora] [FORMAT=csv]
-estimate: venv ## a described model's ten cheapest offers (PARAMETERS, TOKENS, SEQUENCE_LENGTH; after make report)
+# Your model's cost from the built warehouse: make estimate PARAMETERS=8e9 TOKENS=15e12 SEQUENCE_LENGTH=8192 [LAYERS=32
+# HIDDEN_SIZE=4096] [TOTAL_PARAMETERS=N (a mixture of experts; PARAMETERS: its active ones)] [PRECISION=fp8]
+# [ACCELERATORS=N] [DEADLINE_DAYS=D] [KIND=lora] [FORMAT=csv]
+estimate: venv ## a described model's budget on its ten first offers (PARAMETERS, TOKENS, SEQUENCE_LENGTH; after make report)
 	$(BIN)/python -m pipelines.cli estimate --parameters $(or $(PARAMETERS),8e9) --tokens $(or $(TOKENS),15e12) \
 		--sequence-length $(or $(SEQUENCE_LENGTH),8192) $(if $(ACCELERATORS),--accelerators $(ACCELERATORS)) \
+		$(if $(LAYERS),--layers $(LAYERS)) $(if $(HIDDEN_SIZE),--hidden-size $(HIDDEN_SIZE)) \
+		$(if $(TOTAL_PARAMETERS),--total-parameters $(TOTAL_PARAMETERS)) $(if $(PRECISION),--precision $(PRECISION)) \
 		$(if $(DEADLINE_DAYS),--deadline-days $(DEADLINE_DAYS)) $(if $(KIND),--kind $(KIND)) $(if $(FORMAT),--format $(FORMAT))
 
 # The MLPerf atlas: make atlas MLPERF_DIR=<folder holding training_results_v0.7 ... v5.1>

@@ -103,8 +103,8 @@ def run_report(force: bool = False) -> int:
         settings = PipelineSettings.from_env()
         graph = definitions().resolve_asset_graph()
         todo = plan(instance, graph, settings, report_assets(), everything="--force" if force else None)
-        if not todo.build:
-            published = published_in_place(instance, settings, REPORT)
+        if not todo.build:  # the published folder is in place (else its generation went up: defs/outputs.py)
+            published = published_in_place(instance, settings, REPORT) or paths.reports_dir / "latest"
             print(f"report: {published / 'report.html'}")
             print(f"pdf:    {published / 'report.pdf'}")
             print(f"index:  {paths.reports_dir / 'index.html'}")
@@ -168,7 +168,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
 
         print(f"error: {NOT_SET}", file=sys.stderr)
         return 2
-    from pipelines.defs.mlperf.rounds import rounds_to_score
+    from pipelines.defs.mlperf.sensor import record_partitions, round_changes
     from pipelines.defs.resources import PipelineSettings
     from pipelines.domain.errors import InputError, bad_input, exit_status
     from pipelines.freshness import ATLAS, plan, published_in_place
@@ -180,26 +180,24 @@ def run_atlas(mlperf_dir: str | None) -> int:
         graph = definitions().resolve_asset_graph()
         # from the job's definition: its partitioned assets score a round, the others price and publish
         keys = definitions().resolve_job_def("atlas_job").asset_layer.executable_asset_keys
-        rounds = [key for key in keys if graph.get(key).partitions_def is not None]
-        partitions = graph.get(rounds[0]).partitions_def.name
-        publish = sorted((key for key in keys if graph.get(key).is_materializable and key not in rounds), key=str)
-        try:
-            prints, stale = rounds_to_score(instance, settings)
+        publish = sorted((key for key in keys if graph.get(key).is_materializable
+                          and graph.get(key).partitions_def is None), key=str)
+        try:  # what mlperf_rounds_sensor requests, done here: the partitions recorded, each round's run executed
+            changes = round_changes(instance, settings)
         except InputError as error:
             return _failed(bad_input(error))
-        known = set(instance.get_dynamic_partitions(partitions))
-        instance.add_dynamic_partitions(partitions, sorted(set(prints) - known))
-        for gone in sorted(known - set(prints)):
-            instance.delete_dynamic_partition(partitions, gone)
-        for key in stale:
-            result = execute(instance, "atlas_job", partition_key=key, asset_selection=rounds)
+        record_partitions(instance, changes.partition_requests())
+        prints, stale = changes.prints, changes.stale
+        for request in changes.round_runs():
+            result = execute(instance, "atlas_job", partition_key=request.partition_key,
+                             asset_selection=list(request.asset_selection))
             if not result.success:
                 reason = failure_reason(result)
-                print(f"error: round {key}: {reason}", file=sys.stderr)
+                print(f"error: round {request.partition_key}: {reason}", file=sys.stderr)
                 return exit_status(reason)
         # A round scored, added or removed: the atlas's marts read every stored round, so all of it runs (not left
         # to Dagster's status of an asset over a whole dynamic partition set); else what Dagster reports stale.
-        moved = "rounds scored, added or removed" if stale or set(prints) != known else None
+        moved = "rounds scored, added or removed" if stale or changes.added or changes.removed else None
         todo = plan(instance, graph, settings, publish, ATLAS, everything=moved)
         if todo.build:
             result = execute(instance, "atlas_job", asset_selection=todo.build)
@@ -208,7 +206,7 @@ def run_atlas(mlperf_dir: str | None) -> int:
             meta = {name: Path(value.value) for name, value in _published(result, ATLAS.asset).items()
                     if name in ("html", "pdf", "data")}
         else:
-            published = published_in_place(instance, settings, ATLAS)
+            published = published_in_place(instance, settings, ATLAS) or paths.reports_dir / "atlas" / "latest"
             meta = dict(zip(("html", "pdf", "data"), (published / name for name in ATLAS.files)))
     latest = paths.reports_dir / "atlas" / "latest"
     print(f"atlas:  {meta.get('html', latest / 'atlas.html')}")
@@ -278,8 +276,9 @@ def run_estimate(args: argparse.Namespace) -> int:
 
     try:
         model = described(args.parameters, args.tokens, args.sequence_length, args.accelerators, args.deadline_days,
-                          args.kind, args.layers, args.hidden_size)
-        sys.stdout.write(render(estimate_offers(Paths.from_env().warehouse, model), args.format))
+                          args.kind, args.layers, args.hidden_size, args.precision, args.total_parameters,
+                          args.attention, args.qk_width, args.v_width, args.flops_per_token)
+        sys.stdout.write(render(*estimate_offers(Paths.from_env().warehouse, model), args.format))
     except InputError as error:
         return _failed(bad_input(error))
     return 0
@@ -444,12 +443,17 @@ needs the internet; with nothing reachable it ends with one line and exit status
     estimate = _command(commands, "estimate", "a described model's ten cheapest offers, from the built warehouse",
                         """\
 Price a model described by its size and tokens on every offer whose accelerator has an MLPerf LLM
-result, from the achieved model FLOP/s those results measured per accelerator (the report's chapter
-"Your model's cost", with the same marts and the same function): prints the ten cheapest offers
-with their pricing option, GPU-hours (median, least-greatest of the basis results), wall-clock time
-and cost, and the basis results. Reads the WAREHOUSE that `report` built (read-only).""",
+result (the report's chapter "Your model's cost", with the same marts and the same functions): the
+budget is the model FLOP/s MLPerf's results achieved per accelerator, at the model's precision,
+corrected by what published production runs took; prints the ten offers first in the report's
+order with their instances, pricing option, offer kind, price age, budget GPU-hours, time and cost
+with their ranges, the cost at MLPerf's own speed (the optimistic bound), what the budget includes,
+and the basis results. Reads the WAREHOUSE that `report` built (read-only).""",
                         ["RAW_DIR", "WAREHOUSE"])
-    estimate.add_argument("--parameters", type=float, required=True, help="parameters (active ones for a mixture of experts)")
+    estimate.add_argument("--parameters", type=float, required=True,
+                          help="parameters (the active ones of a mixture of experts)")
+    estimate.add_argument("--total-parameters", type=float, default=None,
+                          help="a mixture of experts' total parameters (with --parameters its active ones)")
     estimate.add_argument("--tokens", type=float, required=True, help="training tokens")
     estimate.add_argument("--sequence-length", type=int, required=True, help="tokens per sequence")
     estimate.add_argument("--accelerators", type=int, default=None, help="cluster size to price (default: 1024)")
@@ -458,6 +462,11 @@ and cost, and the basis results. Reads the WAREHOUSE that `report` built (read-o
     estimate.add_argument("--kind", default="pretrain", help="pretrain (default) or lora")
     estimate.add_argument("--layers", type=int, default=None, help="with --hidden-size: adds the attention FLOPs")
     estimate.add_argument("--hidden-size", type=int, default=None, help="with --layers: adds the attention FLOPs")
+    estimate.add_argument("--attention", default="gqa", help="mha, gqa (default; widths = hidden size) or mla")
+    estimate.add_argument("--qk-width", type=int, default=None, help="attention's query-key width (heads x dimension)")
+    estimate.add_argument("--v-width", type=int, default=None, help="attention's value width (heads x dimension)")
+    estimate.add_argument("--flops-per-token", type=float, default=None, help="stated model FLOPs per token")
+    estimate.add_argument("--precision", default="bf16", help="what the model trains in: bf16 (default), fp8 or fp4")
     estimate.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output (default: table)")
 
     ui = _command(commands, "ui", "start the Dagster UI and daemon for the data set; Ctrl-C stops everything",

@@ -87,13 +87,17 @@ def test_pdf_pages_1_and_2_show_every_answer(folder, offers, pages):
             at = found + len(part)
 
 
+def _price_rows(instance: str, model: str, raw: Path = BUNDLED_RAW) -> list[dict]:
+    """The rows of `instance` in us-east-1 under `model` dated on or before the price date, from the snapshot files."""
+    return [r for f in sorted((raw / "prices").glob("*.csv")) for r in csv.DictReader(f.open(newline="", encoding="utf-8-sig"))
+            if r["instance_type"] == instance and r["region"] == "us-east-1"
+            and (r.get("pricing_model") or "on_demand") == model and date.fromisoformat(r["as_of"]) <= PRICE_DATE]
+
+
 def _newest_price(instance: str, model: str, raw: Path = BUNDLED_RAW) -> float:
     """The newest price of `instance` in us-east-1 under `model`, dated on or before the price date,
     read from the snapshot files (the price in force)."""
-    rows = [r for f in sorted((raw / "prices").glob("*.csv")) for r in csv.DictReader(f.open(newline="", encoding="utf-8-sig"))
-            if r["instance_type"] == instance and r["region"] == "us-east-1"
-            and (r.get("pricing_model") or "on_demand") == model and date.fromisoformat(r["as_of"]) <= PRICE_DATE]
-    return float(max(rows, key=lambda r: r["as_of"])["usd_per_hour"])
+    return float(max(_price_rows(instance, model, raw), key=lambda r: r["as_of"])["usd_per_hour"])
 
 
 def _minutes(file: str, system: str, benchmark: str) -> float:
@@ -102,22 +106,62 @@ def _minutes(file: str, system: str, benchmark: str) -> float:
 
 
 def test_resnet_answer_by_hand(pages):
-    """ResNet-50, A100 against V100: p3.16xlarge on spot is the cheapest way to train (the issue: it
-    first appeared on page 8), p4d.24xlarge the cheapest on demand, both against p3.16xlarge on demand."""
+    """ResNet-50, A100 against V100: p4d.24xlarge on a 3-year commitment is the cheapest way to train, p4d.24xlarge
+    the cheapest on demand, both against p3.16xlarge on demand. p3.16xlarge on spot would cost less still, but its
+    spot price (raw/prices/spot_2026-05-18.csv) is 203 days old at the price date: no current price, never the
+    cheapest (report.toml spot_stale_after_days, default 7)."""
     v100 = _minutes("mlperf_training_v0.7_summary.csv", "dgx1_ngc20.06_mxnet", "resnet")
     a100 = _minutes("mlperf_training_v1.0_summary.csv", "dgxa100_ngc21.05_mxnet", "resnet")
-    spot = _newest_price("p3.16xlarge", "spot") * v100 / 60  # 2.7845 $/h x 71.28 min
+    spot_rows = _price_rows("p3.16xlarge", "spot")
+    spot_row = max(spot_rows, key=lambda r: r["as_of"])
+    age = (PRICE_DATE - date.fromisoformat(spot_row["as_of"])).days  # 2026-05-18 -> 2026-12-07
+    assert age == 13 + 30 + 31 + 31 + 30 + 31 + 30 + 7 == 203
+    spot = float(spot_row["usd_per_hour"]) * v100 / 60  # 2.7845 $/h x 71.28 min
+    # the cheapest 3-year commitment: the 3-year all-upfront standard RI, 8.15906 $/h, under the savings plans'
+    commitment = min(float(r["usd_per_hour"]) for model in ("reserved", "savings_plan")
+                     for r in _price_rows("p4d.24xlarge", model) if r["term_years"] == "3") * a100 / 60  # x 28.77 min
     on_demand = _newest_price("p4d.24xlarge", "on_demand") * a100 / 60  # 21.957642 $/h x 28.77 min
     baseline = _newest_price("p3.16xlarge", "on_demand") * v100 / 60  # 24.48 $/h x 71.28 min
-    assert (round(spot, 2), round(on_demand, 2), round(baseline, 2)) == (3.31, 10.53, 29.08)
+    assert (round(spot, 2), round(commitment, 2), round(on_demand, 2), round(baseline, 2)) == (3.31, 3.91, 10.53, 29.08)
+    assert spot < commitment  # cheaper, but stale
     row = " ".join(re.search(r"2\.1\s+ResNet-50\s(.*?)\s2\.2\s+BERT-\s*Large", pages[1], re.S).group(1).split())
     at = 0  # in the row's order; the price's age and certainty stand between the time and the cost
-    for part in (f"baseline ${baseline:.2f}", "AWS p3.16xlarge", "spot · 1 h 11.3 min ·", f"${spot:.2f}",
+    for part in (f"baseline ${baseline:.2f}", "AWS p4d.24xlarge", "3-year commitment · 28.8 min ·", f"${commitment:.2f}",
                  "AWS p4d.24xlarge", "28.8 min", f"${on_demand:.2f}"):
         found = row.find(part, at)
         assert found >= 0, (part, row)
         at = found + len(part)
-    assert f"+{100 * (1 - spot / baseline):.1f}% on demand +{100 * (1 - on_demand / baseline):.1f}%" in row
+    assert f"+{100 * (1 - commitment / baseline):.1f}% on demand +{100 * (1 - on_demand / baseline):.1f}%" in row
+    assert "p3.16xlarge" not in row and f"${spot:.2f}" not in row
+
+
+def test_no_spot_price_older_than_spot_stale_after_days_is_the_answers_cheapest(folder, offers):
+    """On the bundled data: the answer's cheapest (and fastest) offers, the chapters' spot prices of 2026 that the
+    answer leaves out, and the described models' picks."""
+    from pipelines.domain.report_settings import ReportSettings
+    from pipelines.ingest.report_config import parse_report_config
+
+    days = parse_report_config(BUNDLED_RAW / "report.toml").spot_stale_after_days
+    assert days == ReportSettings().spot_stale_after_days == 7  # the bundled report.toml sets none: the default
+    for row in offers:
+        for offer in ("cheapest", "cheapest_on_demand", "fastest"):
+            stale_spot = row[f"{offer}_offer_kind"] == "spot" and (row[f"{offer}_price_age_days"] or 0) > days
+            assert not stale_spot, (row["comparison"], row["benchmark"], offer)
+    # the rule bites: AWS's 2026-05-18 spot prices (203 days) and GCP's 2026-07-30 ones (130 days) are in the
+    # chapters' rows, marked stale, and each is cheaper than its benchmark's cheapest somewhere
+    cost = pl.read_csv(folder / "data" / "cost_to_train.csv", try_parse_dates=True)
+    spots = cost.filter((pl.col("pricing_option") == "spot") & pl.col("cost_to_train_usd").is_not_null())
+    aged = spots.filter(pl.col("price_as_of") <= date(2026, 11, 29))  # more than 7 days before 2026-12-07
+    assert aged.height and aged["stale"].all() and set(aged["price_age_days"].to_list()) >= {203, 130}
+    cheapest = {(r["comparison"], r["benchmark"]): r["cheapest_cost_usd"] for r in offers}
+    undercut = [r for r in aged.to_dicts() if r["cost_to_train_usd"] < cheapest[(r["comparison"], r["benchmark"])]]
+    assert {r["instance_type"] for r in undercut} >= {"p3.16xlarge", "p6-b200.48xlarge"}
+    fresh = spots.filter(pl.col("price_as_of") > date(2026, 11, 29))
+    assert not fresh["stale"].any()  # the catalogs' spot prices of 2026-12-07 are 0 days old
+    estimates = pl.read_csv(folder / "data" / "model_estimates.csv")
+    assert {"price_age_days", "stale"} <= set(estimates.columns)
+    html = (folder / "report.html").read_text(encoding="utf-8")
+    assert "spot, 203 days old: not a current price" in html  # the tables label it
 
 
 def test_the_first_screen_shows_every_offer_and_its_cost(folder, offers):

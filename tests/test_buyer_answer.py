@@ -43,7 +43,8 @@ MITHRIL = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,
 
 
 def test_mithrils_catalog_price_is_an_auction_and_never_exact(tmp_path):
-    """SkyPilot's fetch_mithril.py writes the auction's minimum_price_cents / 100 into Price and SpotPrice."""
+    """SkyPilot's fetch_mithril.py writes the auction's minimum_price_cents / 100 into Price and SpotPrice: one bid,
+    listed once (a spot figure equal to the on-demand one is no cheaper way to pay: skypilot.py)."""
     from pipelines.ingest.prices.read import read_price_folder
     from pipelines.ingest.prices.instances import check_instances  # noqa: F401 - the reader checks its instances
 
@@ -58,7 +59,8 @@ def test_mithrils_catalog_price_is_an_auction_and_never_exact(tmp_path):
                               "billing": ["instance"]})
     prices = read_price_folder(tmp_path / "prices", instances)
     assert prices.select("pricing_model", "offer_kind", "certainty", "usd_per_hour").rows() == [
-        ("on_demand", "auction", "approximate", 8.0), ("spot", "auction", "approximate", 8.0)]
+        ("on_demand", "auction", "approximate", 8.0)]
+    assert catalog.skipped == {"spot price not below the on-demand price (no spot discount: on demand only)": 1}
 
 
 def test_a_quote_from_a_provider_no_catalog_lists(tmp_path):

@@ -47,19 +47,32 @@ def test_outputs_exist_with_contract_columns(bundled_run):
     # on demand 29, committed use 8, spot 4; prices/current_generation_2025.csv: on demand 3;
     # prices/refreshed_2026.csv: on demand 26, of which 7 repeat rows of added_instances.csv (collapsed);
     # prices/skypilot_2026-12-04/: one row per (region, instance type) of each offer whose accelerator the
-    # alias table knows, on demand: lambda 5 (1x A100 SXM4, 8x H100 SXM5, 1x/2x/8x B200), nebius 21
+    # alias table knows, on demand: lambda 6 (1x A100 SXM4, 8x A100: Lambda's "8x A100 (40 GB SXM4)", 8x H100 SXM5,
+    # 1x/2x/8x B200), nebius 21
     # (H100 1x/8x, H200 1x/8x in 3 regions each, 12 L40S, 8x B200), verda 11 (1x/4x B300, 1x B200,
     # 1x/2x/4x RTX PRO 6000, and its SXM types read from the S of the type: 1H100.80S, 1H200.141S and
     # 2H200.141S in 2 regions), hyperstack 16 (A100 PCIe 5, H100 PCIe 5, H100 SXM5 in 2 regions, L40 4),
     # mithril 4, hyperbolic 3 (H100 80GB HBM3), oci 13 (B200, B300, GB200, GB300, L40S, MI300X, MI355X,
     # RTX PRO 6000, and the HGX shapes H100.8, H200.8, A100-v2.8, GPU3.8, GPU4.8), cudo 16 (H100-SXM 4 sizes
-    # x 2 regions, A100 PCIe 8) = 89; spot where SpotPrice is given: nebius 8, verda 9, mithril 4 = 21.
-    # The whole market of prices/skypilot_2026-12-06/ (issue 44) is counted apart, below.
-    newer = history["source"].str.contains("as of 2026-12-06")
+    # x 2 regions, A100 PCIe 8) = 90; spot where SpotPrice is below Price: nebius 8, verda 9 = 17 (Mithril's 4
+    # SpotPrice equal its Price: its auction's one minimum, no cheaper way to pay).
+    # The whole market of prices/skypilot_2026-12-06/ (issue 44) and its refresh of 2026-12-07 are counted apart.
+    newer = history["source"].str.contains("as of 2026-12-06") | history["source"].str.contains("as of 2026-12-07")
     counts = dict(history.filter(~newer).group_by("pricing_model").len().iter_rows())
-    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7 + 89, "committed_use": 12 + 8, "reserved": 49,
-                      "savings_plan": 36, "spot": 16 + 4 + 21}
+    assert counts == {"on_demand": 26 + 29 + 3 + 26 - 7 + 90, "committed_use": 12 + 8, "reserved": 49,
+                      "savings_plan": 36, "spot": 16 + 4 + 17}
     assert {"lambda", "cudo", "lium", "primeintellect", "vast", "runpod"} <= set(history.filter(newer)["provider"])
+    # prices/skypilot_2026-12-07/ copies each cloud's newest copy (raw/SOURCES.md): the 2026-12-06 folder's eleven
+    # and, of 2026-12-04's, the six 2026-12-06 did not copy again; so its rows are theirs, one by one
+    def rows(day: str, clouds: set[str] | None = None) -> dict:
+        dated = history.filter(history["source"].str.contains(f"as of {day}"))
+        if clouds is not None:
+            dated = dated.filter(pl.col("provider").is_in(sorted(clouds)))
+        return dict(dated.group_by("pricing_model").len().iter_rows())
+    older = rows("2026-12-04", {"nebius", "verda", "hyperstack", "mithril", "hyperbolic", "oci"})
+    assert older == {"on_demand": 90 - 6 - 16, "spot": 17}  # less Lambda's 6 and Cudo's 16 of 2026-12-04
+    newest, six = rows("2026-12-07"), rows("2026-12-06")
+    assert newest == {model: older.get(model, 0) + six.get(model, 0) for model in set(older) | set(six)}
 
 
 def test_exported_figures_match_the_inputs(bundled_run):

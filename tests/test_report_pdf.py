@@ -105,8 +105,8 @@ def test_title_page_and_contents_with_page_numbers(published, anchors):
     title = texts[0]
     assert "Cost to train on cloud accelerators" in title
     # the price date is the newest on-demand price of the compared instances (the GPU clouds' catalogs of
-    # 2026-12-06, in the whole-market comparison); the previous snapshot the catalogs' of 2026-12-04
-    assert "Prices as of 2026-12-06" in title and "Previous snapshot 2026-12-04" in title
+    # 2026-12-07, in the whole-market comparison); the previous snapshot the catalogs' of 2026-12-06
+    assert "Prices as of 2026-12-07" in title and "Previous snapshot 2026-12-06" in title
     assert "Generated 2025-11-29" in title  # SOURCE_DATE_EPOCH=1764374400 in tests/pipeline_runner.py
     assert "Page 1 /" not in title  # no header or footer on the title page
     toc_html = html[html.index('<nav class="toc"'):html.index("</nav>")]
@@ -159,11 +159,11 @@ def test_cross_references_name_the_page(published, anchors):
 def test_metadata_outline_and_tagged_alt_text(published):
     html, reader, texts = published
     meta = reader.metadata
-    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-12-06"
+    assert meta.title == "Cost to train on cloud accelerators — prices as of 2026-12-07"
     assert meta.author == "Cost-to-train pipeline"
     assert "MLPerf Training results" in meta.subject
     assert "ResNet-50" in meta["/Keywords"] and "MLPerf" in meta["/Keywords"]
-    assert meta["/CreationDate"].startswith("D:20261206000000")  # fixed from the price date
+    assert meta["/CreationDate"].startswith("D:20261207000000")  # fixed from the price date
     root = reader.trailer["/Root"]
     assert root["/Lang"] == "en"
     assert root["/MarkInfo"]["/Marked"] is True or root["/MarkInfo"]["/Marked"] == True  # noqa: E712
@@ -251,9 +251,9 @@ def test_analysis_figures_by_hand(published):
     # price to beat the baseline, in Table 2's p4d row
     beat_baseline = baseline / (a100 / 60)
     assert f"${beat_baseline:.4f}" in text
-    # since the previous snapshot (the catalogs' of 2026-12-04) no compared price moved (the 2025 cut's story, at
+    # since the previous snapshot (the catalogs' of 2026-12-06) no compared price moved (the 2025 cut's story, at
     # price date 2025-06-01: tests/test_report_wording.py)
-    assert "Since 2026-12-04: unchanged." in text
+    assert "Since 2026-12-06: unchanged." in text
     assert "Pareto front" in text and "AWS p4d.24xlarge alone is on the Pareto front" in text
 
 

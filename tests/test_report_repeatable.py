@@ -85,8 +85,8 @@ def test_pdf_dates_come_from_the_price_date(rebuilt, tmp_path):
     _, pdf, _ = rebuilt
     (tmp_path / "r.pdf").write_bytes(pdf)
     reader = PdfReader(tmp_path / "r.pdf")
-    assert reader.metadata["/CreationDate"].startswith("D:20261206000000")  # BUNDLED_PRICE_DATE
-    assert reader.metadata["/ModDate"].startswith("D:20261206000000")
+    assert reader.metadata["/CreationDate"].startswith("D:20261207000000")  # BUNDLED_PRICE_DATE
+    assert reader.metadata["/ModDate"].startswith("D:20261207000000")
     file_id = reader.trailer.get("/ID")
     assert file_id is None  # nothing random in the trailer; were one added, the previous test would catch it
 

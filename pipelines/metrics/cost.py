@@ -23,7 +23,9 @@ pricing option); the options and the break-even are pipelines/metrics/pricing_op
 
 Rank, cheapest and the Pareto front are within one pricing option; cheapest_option marks the
 option under which an instance trains for the least. The rank breaks ties by domain/best.py's one
-rule, and ranks an auction's or marketplace's offer (outside report.toml headline_offer_kinds) last.
+rule, and ranks an offer not in the headline (domain/offers.in_headline: an auction's or marketplace's offer,
+outside report.toml headline_offer_kinds, or a spot price older than spot_stale_after_days, whose `stale` the
+rows carry from metrics/price_age.py) last.
 
 An instance with no measured result keeps null figures: the report says "no result", never 0.
 """
@@ -33,7 +35,7 @@ from __future__ import annotations
 import polars as pl
 
 from pipelines.domain.columns import CONVERGENCE_BASIS, LOGGED_BASIS, MEASURED_BASIS, OWN_MEASUREMENT
-from pipelines.domain.offers import HEADLINE_DEFAULT
+from pipelines.domain.offers import HEADLINE_DEFAULT, in_headline
 from pipelines.domain.pricing import LIST_PRICE, OPTION_PRICE_COLUMNS
 from pipelines.domain.best import with_rank
 from pipelines.metrics.pricing_options import break_even_runs_per_month, break_even_share
@@ -235,10 +237,21 @@ def cost_to_train(inputs: pl.DataFrame, baseline_pricing: str = "on_demand",
                       .alias("cut_to_beat_cheapest_pct"))
         .drop("baseline_minutes", "cheapest_cost_usd", "baseline_samples_per_dollar")
     )
-    out = with_rank(out, group, "cost", "cost_rank", headline_kinds)
+    out = with_time_rank(with_rank(out, group, "cost", "cost_rank", headline_kinds), group, headline_kinds)
     first = EXPORT_COLUMNS + OPTION_EXPORT_COLUMNS
     rest = [c for c in out.columns if c not in first]
     return out.select(first + rest).sort("comparison", "benchmark_position", "position", "option_position")
+
+
+def with_time_rank(rows: pl.DataFrame, group: list[str], headline_kinds: tuple[str, ...] | list[str]) -> pl.DataFrame:
+    """`rows` with time_rank (1: the fastest of its group by domain/best.py's rule, offers outside the headline last)
+    and fastest_tied: how many offers in the headline share the least time (one measured result on several clouds is
+    a tie, not a pick)."""
+    out = with_rank(rows, group, "time", "time_rank", headline_kinds)
+    headline = in_headline(headline_kinds, out.columns)
+    least = pl.when(headline).then(pl.col("time_to_train_minutes")).min().over(group)
+    return out.with_columns((headline & (pl.col("time_to_train_minutes") == least)).sum().over(group)
+                            .cast(pl.Int64).alias("fastest_tied"))
 
 
 def pareto_front(time: pl.Expr, cost: pl.Expr) -> pl.Expr:

@@ -18,11 +18,13 @@ from datetime import date
 
 import polars as pl
 
+from pipelines.domain.offers import DEFAULT_SPOT_STALE_AFTER_DAYS
 from pipelines.domain.pricing import HOURS_PER_MONTH, option_label
 from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
 from pipelines.publish import labels
 from pipelines.domain.llm import described_models
+from pipelines.domain.rounds import round_key
 from pipelines.publish.appendix import APPENDIX, inputs_table, sources_table
 from pipelines.publish.model_chapter import ModelChapter, model_chapter
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
@@ -48,6 +50,7 @@ class ReportPricing:
     stale_after_days: int
     ages: str  # "price dates from 2019-04-05 to 2025-06-01; 9 of 20 prices older than 365 days"
     hours_per_month: int = HOURS_PER_MONTH
+    spot_stale_after_days: int = DEFAULT_SPOT_STALE_AFTER_DAYS  # a spot price older than this is no current price
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,8 @@ def build_context(
     """`cost` holds the rows at the baseline's pricing option; `options` every pricing option's rows;
     `cheapest` the cheapest_options mart (the cheapest option per instance, in the pricing tables);
     `offers` the cheapest_offers mart (the answer page); the charts are drawn through `chart_cache`; `models` the
-    tables of "Your model's cost" (stg_models, model_estimates, model_not_priced, llm_throughput, model_calibration)."""
+    tables of "Your model's cost" (stg_models, model_estimates, model_picks, model_not_priced, llm_throughput,
+    model_calibration)."""
     numbering = Numbering()
     answer_number = numbering.table()  # the answer's table and chart come first in reading order
     answer_chart = numbering.figure() if has_savings(offers) else None
@@ -130,22 +134,21 @@ def build_context(
     model_chap = None
     if models and models["stg_models"].height:
         model_chap = model_chapter(len(sections) + 3, described_models(models["stg_models"].to_dicts()),
-                                   models["model_estimates"], models["model_not_priced"], models["llm_throughput"],
-                                   models["model_calibration"], numbering, chart_cache,
-                                   settings.headline_offer_kinds)
+                                   models["model_estimates"], models["model_picks"], models["model_not_priced"],
+                                   models["llm_throughput"], models["model_calibration"], numbering, chart_cache)
     paying, sections = paying_appendix("A", sections, sources, numbering)
     methodology = Heading("B", "Methodology", "methodology", kind="appendix")
     benchmark_table = benchmarks_table(numbering.table(), [b.benchmark for s in sections for b in s.benchmarks
-                                                           if b.trains])
+                                                           if b.trains] + newest_benchmarks(time_to_train))
     sources_list = sources_table(numbering.table(), numbering.sources())
     appendix = inputs_table(numbering.table(), input_files)
     previous = fmt.day(sources.previous_date) if sources.previous_date else None
     pricing = report_pricing(settings, options if options is not None else cost)
     where = {(b.comparison_id, b.benchmark): Where(b.heading.number, b.heading.anchor, b.short)
              for s in sections for b in s.benchmarks}
-    described = (model_rows(models["model_estimates"], tuple(
+    described = (model_rows(models["model_picks"], tuple(
         (Where(s.heading.number, s.heading.anchor, s.title), s.name)
-        for s in model_chap.models), settings.headline_offer_kinds) if model_chap else ())
+        for s in model_chap.models)) if model_chap else ())
     answer = Answer(ANSWER, answer_table(answer_number, offers, where, described),
                     answer_figure(answer_chart, offers, where) if answer_chart else None)
     return Report(
@@ -158,6 +161,13 @@ def build_context(
         appendix_heading=APPENDIX, sources=sources_list, appendix=appendix, counts=numbering.counts(), pricing=pricing,
         unknown_accelerators=unknown_list(unknown_accelerators), benchmark_table=benchmark_table, price_index=index, models=model_chap,
     )
+
+
+def newest_benchmarks(time_to_train: pl.DataFrame, rounds: int = 2) -> list[str]:
+    """The benchmarks of the results of the newest `rounds` rounds held (today's: v5.1's FLUX.1 and Llama 3.1 8B,
+    v6.0's mixtures of experts), for the benchmark table beside those the chapters compare."""
+    held = sorted(set(time_to_train["round"].drop_nulls()), key=round_key)[-rounds:]
+    return sorted(set(time_to_train.filter(pl.col("round").is_in(held))["benchmark"]))
 
 
 def unknown_list(unknown: pl.DataFrame | None) -> str:
@@ -179,14 +189,16 @@ def report_pricing(settings: ReportSettings, options: pl.DataFrame) -> ReportPri
         spread = age_spread(options)
         if spread["prices"]:
             ages = (f"price dates from {fmt.day(spread['oldest'])} to {fmt.day(spread['newest'])}; "
-                    f"{spread['stale']} of {spread['prices']} prices older than {stale_after} days (marked stale)")
+                    f"{spread['stale']} of {spread['prices']} prices stale (older than {stale_after} days; spot: "
+                    f"{settings.spot_stale_after_days})")
     # only the options the data prices: a data set with on-demand prices alone does not list spot or commitments
     priced = set(options.filter(pl.col("usd_per_hour").is_not_null())["pricing_option"].to_list()) \
         if "pricing_option" in options.columns else {"on_demand"}
     return ReportPricing(
         baseline=option_label(settings.baseline_pricing).lower(),
         options=", ".join(option_label(o) for o in settings.pricing_models if o in priced),
-        discounts=discounts, stale_after_days=stale_after, ages=ages)
+        discounts=discounts, stale_after_days=stale_after, ages=ages,
+        spot_stale_after_days=settings.spot_stale_after_days)
 
 
 def front(settings: ReportSettings, dates: dict, generated_on: date, sections: tuple[Section, ...],

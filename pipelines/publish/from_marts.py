@@ -38,4 +38,5 @@ def report_context(tables: dict[str, pl.DataFrame], chart_cache=None) -> dict:
 
 
 # the tables of the chapter "Your model's cost" (publish/model_chapter.py)
-MODEL_TABLES = ("stg_models", "model_estimates", "model_not_priced", "llm_throughput", "model_calibration")
+MODEL_TABLES = ("stg_models", "model_estimates", "model_picks", "model_not_priced", "llm_throughput",
+                "model_calibration")

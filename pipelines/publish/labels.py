@@ -17,6 +17,11 @@ BENCHMARKS = {
     "stable_diffusion": "Stable Diffusion (text to image)",
     "retinanet": "RetinaNet (object detection, OpenImages)",
     "rgat": "R-GAT (graph neural network, IGBH)",
+    "llama31_405b": "Llama 3.1 405B (language model pretraining)",
+    "llama31_8b": "Llama 3.1 8B (language model pretraining)",
+    "flux1": "FLUX.1 (text to image)",
+    "deepseekv3_671b": "DeepSeek-V3 671B (mixture-of-experts pretraining)",
+    "gpt_oss_20b": "GPT-OSS 20B (mixture-of-experts pretraining)",
 }
 
 SHORT_BENCHMARKS = {"resnet": "ResNet-50", "bert": "BERT-Large", "dlrm": "DLRM"}

@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 
 from pipelines import forkserver
-from pipelines.fingerprint import code_version
+from pipelines.code_versions import code_version_of
 from pipelines.publish.file_cache import FileCache
 from pipelines.publish.page_breaks import hints_that_hold, layout_hints
 from pipelines.publish.page_numbers import layout_numbers, numbers_that_hold
@@ -32,7 +32,7 @@ from pipelines.publish.store import write_atomic
 GENERATED = "@generated-day@"
 WORKERS = 2  # processes laying out at once: the machine's two cores (each holds one document's pages)
 WORKER_NICENESS = 10  # pdf_process's workers yield the CPU to the process that started them
-PRINTING_CODE = ("render.py", "page_breaks.py", "page_numbers.py", "pdf.py")  # what the HTML goes through on its way to a PDF
+PRINTING_CODE = "pipelines.publish.pdf"  # what the HTML goes through on its way to a PDF: pdf.py and what it imports
 HINTS = "hints"  # <cache>/hints/<document>.json: what its last layout found (PdfCache.hints)
 
 
@@ -62,8 +62,9 @@ class PdfCache(FileCache):
     <key>.json, how it was laid out."""
 
     def __init__(self, folder: Path | None):
-        printing = [Path(__file__).with_name(module) for module in PRINTING_CODE]
-        super().__init__(folder, code_version(printing, ("weasyprint",)) if folder is not None else "")
+        # the printing code's version (pipelines/code_versions.py, as the assets'): pdf.py, what it imports (the
+        # page breaks and numbers, the renderer) and the packages (WeasyPrint)
+        super().__init__(folder, code_version_of(PRINTING_CODE) if folder is not None else "")
 
     def pdf_key(self, html: str, created: date) -> str:
         return self.key(created.isoformat(), html)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipelines.domain import offers
-from pipelines.domain.best import pick
 from pipelines.domain.pricing import option_label
 from pipelines.domain import units as fmt
 from pipelines.publish import charts, labels
@@ -146,37 +145,31 @@ def _model_offer(r: dict) -> str:
 
 
 def _model_cost(r: dict) -> Cell:
-    """The estimate's cost, with the range over its basis results (model_estimates.basis_results, "; "-separated)."""
-    count = len(r["basis_results"].split("; ")) if r["basis_results"] else 0
+    """The budget's cost, with its range and the price's age."""
     return Cell(fmt.usd(r["cost_usd"], 0), sort=r["cost_usd"], strong=True,
                 subs=(f"{fmt.usd(r['cost_usd_low'], 0)}–{fmt.usd(r['cost_usd_high'], 0).lstrip('$')} · "
-                      f"{count} result{'s' if count != 1 else ''}",))
+                      f"{_price_age(r)}",))
 
 
-def model_rows(estimates: pl.DataFrame, models: tuple[tuple[Section, str], ...],
-               headline_kinds: tuple[str, ...] = offers.HEADLINE_DEFAULT) -> tuple[Row, ...]:
-    """A row per described model (report.toml [models]), picked by the same rule as the benchmarks' rows
-    (domain/best.py) from data/model_estimates.csv: its cheapest offer over every pricing option and on demand, the
-    fastest, and the cheapest auction or marketplace offer. No baseline: a model is not compared with one.
-    `models`: each model's section and its name in report.toml."""
+def _price_age(r: dict) -> str:
+    days = r.get("price_age_days")
+    age = f"price {days:,} d old" if days is not None else "price age not known"
+    return age + (" · approx." if r.get("certainty") == "approximate" else "")
+
+
+def model_rows(picks: pl.DataFrame, models: tuple[tuple[Section, str], ...]) -> tuple[Row, ...]:
+    """A row per described model (report.toml [models]) from the model_picks mart, the picks its chapter names: the
+    cheapest offer over every pricing option and on demand, the fastest, and the cheapest auction or marketplace
+    offer. No baseline: a model is not compared with one. `models`: each model's section and its name."""
     rows = []
     for where, name in models:
-        mine = estimates.filter(pl.col("model") == name)
-        kind = pl.col("offer_kind").fill_null(offers.LIST)
-        headline, market = mine.filter(kind.is_in(list(headline_kinds))), mine.filter(~kind.is_in(list(headline_kinds)))
+        mine = {r["pick"]: r for r in picks.filter(pl.col("model") == name).iter_rows(named=True)}
         head = Cell(f"{where.number} {name}", link=where.anchor, subs=("your model",))
-        group = "Your models (report.toml [models]): priced from MLPerf-measured throughput" if not rows else None
-        best = pick(headline, [], "cost", cost="cost_usd", time="hours")
-        if best.is_empty():
+        group = "Your models (report.toml [models]): a budget from MLPerf-measured throughput" if not rows else None
+        b, on_demand, f, mk = (mine.get(p) for p in ("cheapest", "cheapest_on_demand", "fastest", "market"))
+        if b is None:
             rows.append(Row((head,), span="no offer with an MLPerf LLM result for its accelerators", group=group))
             continue
-        b = best.row(0, named=True)
-        od = pick(headline.filter(pl.col("pricing_option") == "on_demand"), [], "cost", cost="cost_usd", time="hours")
-        fast = pick(headline.filter(pl.col("pricing_option") == "on_demand"), [], "time", cost="cost_usd", time="hours")
-        m = pick(market, [], "cost", cost="cost_usd", time="hours")
-        on_demand = od.row(0, named=True) if od.height else None
-        f = fast.row(0, named=True) if fast.height else None
-        mk = m.row(0, named=True) if m.height else None
         rows.append(Row((
             head,
             Cell(_model_offer(b), strong=True, names=True,
@@ -184,7 +177,8 @@ def model_rows(estimates: pl.DataFrame, models: tuple[tuple[Section, str], ...],
             _model_cost(b),
             Cell(_model_offer(on_demand), names=True, subs=(fmt.wall_clock(on_demand["hours"]),)) if on_demand
             else Cell("–"),
-            Cell(fmt.usd(on_demand["cost_usd"], 0), sort=on_demand["cost_usd"]) if on_demand else Cell("–"),
+            Cell(fmt.usd(on_demand["cost_usd"], 0), sort=on_demand["cost_usd"], subs=(_price_age(on_demand),))
+            if on_demand else Cell("–"),
             (Cell(f"tie: {f['tied']} offers", subs=(f"{fmt.wall_clock(f['hours'])} · from {fmt.usd(f['cost_usd'], 0)}",))
              if f and f["tied"] > 1 else Cell(_model_offer(f), names=True,
                                               subs=(f"{fmt.wall_clock(f['hours'])} · {fmt.usd(f['cost_usd'], 0)}",))

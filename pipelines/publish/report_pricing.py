@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipelines.domain.offers import stale_spot
 from pipelines.domain.pricing import HOURS_PER_MONTH, option_label, parse_option, pricing_model_of
 from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
@@ -43,14 +44,27 @@ def own_price(r: dict) -> bool:
     return (r.get("whose_price") or "list") != "list"
 
 
+def stale_spot_price(r: dict) -> bool:
+    """A spot price marked stale (older than report.toml spot_stale_after_days: metrics/price_age.py)."""
+    return bool(r.get("stale")) and pricing_model_of(r.get("pricing_model")) == "spot"
+
+
 def price_tags(r: dict) -> tuple[Tag, ...]:
-    """"own price" for a negotiated price, "stale" for an old one."""
+    """"own price" for a negotiated price, "stale" for an old one (a stale spot price's tooltip says it is no current
+    price: it never headlines, domain/offers.in_headline)."""
     tags = ()
     if own_price(r):
         tags += (Tag("own price", title=r["whose_price"]),)
-    if r.get("stale"):
+    if stale_spot_price(r):
+        tags += (Tag("stale", title=stale_spot(r.get("price_age_days"))),)
+    elif r.get("stale"):
         tags += (Tag("stale", title=f"price {r['price_age_days']} days old at the price date"),)
     return tags
+
+
+def price_subs(r: dict) -> tuple[str, ...]:
+    """The line under a stale spot price, in words: "spot, 203 days old: not a current price"."""
+    return (stale_spot(r.get("price_age_days")),) if stale_spot_price(r) else ()
 
 
 def option_note(r: dict, numbering: Numbering, price_lines: dict | None = None) -> Note:
@@ -121,6 +135,7 @@ def pricing_tables(short: str, rows: list[dict], settings: ReportSettings, numbe
             subs = (f"{approx}{fmt.usd_hour(r['usd_per_hour'])}/h",)
             if r.get("pricing_model") == "spot" and r.get("interruption_frequency"):
                 subs += (f"interrupted {r['interruption_frequency']}",)
+            subs += price_subs(r)
             cells.append(Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost, subs=subs,
                               note=option_note(r, numbering, price_lines), strong=o == cheapest, tags=price_tags(r)))
         cells.append(Cell(option_label(cheapest) if cheapest else fmt.NO_RESULT))

@@ -9,8 +9,9 @@ from datetime import date
 
 import polars as pl
 
-from pipelines.domain.best import COLUMNS as BEST_COLUMNS, TIED, pick
+from pipelines.domain.best import TIED
 from pipelines.domain.benchmarks import benchmark_facts
+from pipelines.domain.offers import LIST, headline_rows
 from pipelines.domain.pricing import on_demand
 from pipelines.domain.report_settings import ReportSettings
 from pipelines.domain import units as fmt
@@ -24,7 +25,8 @@ from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
 from pipelines.publish.records import Cell, Column, Figure, Heading, Note, Row, Table, Tag, chart_id
 from pipelines.publish.report_changes import since
-from pipelines.publish.report_pricing import PricingTables, option_note, price_line_key, price_tags, pricing_tables
+from pipelines.publish.report_pricing import (PricingTables, option_note, price_line_key, price_subs, price_tags,
+                                             pricing_tables)
 
 MAX_BARS = 12  # bars per chart: two charts to a printed row stay legible (a whole market has 20 offers)
 MAX_POINT_LABELS = 15  # labelled points in a scatter plot
@@ -178,7 +180,8 @@ def benchmark_section(number: str, rows: list[dict], sources: Sources, numbering
     short = workload.split(" (")[0] if workload else labels.short_benchmark(bench)
     known = [r for r in rows if r["cost_to_train_usd"] is not None]
     baseline = next((r for r in rows if r["is_baseline"]), None)
-    cheapest = known[0] if known else None
+    # the pick: the first in the headline (rows rank an auction's, a marketplace's or a stale spot price last)
+    cheapest = next(iter(headline_rows(known, sources.settings.headline_offer_kinds)), None)
     fastest = fastest_of(known, sources.settings.headline_offer_kinds)
     front = tuple(label(r) for r in sorted(known, key=lambda r: (r["time_to_train_minutes"], r["position"]))
                   if r["on_pareto_front"])
@@ -233,7 +236,7 @@ def value_sentence(known: list[dict]) -> str:
 def _pick(row: dict | None) -> Pick | None:
     if row is None:
         return None
-    kind = row.get("offer_kind") or "list"
+    kind = row.get("offer_kind") or LIST
     return Pick(label(row), fmt.usd(row["cost_to_train_usd"]), fmt.minutes(row["time_to_train_minutes"]),
                 row["cost_to_train_usd"], row["time_to_train_minutes"],
                 f"an {kind} price" if labels.offer_tag_title(kind) and kind[0] in "aeiou" else
@@ -241,14 +244,12 @@ def _pick(row: dict | None) -> Pick | None:
 
 
 def fastest_of(known: list[dict], headline_kinds: tuple[str, ...]) -> dict | None:
-    """The fastest offer by domain/best.py's one rule (its `tied` count of offers sharing the time), among the
-    offers of the headline's kinds; None when none has a result."""
-    candidates = [r for r in known if (r.get("offer_kind") or "list") in headline_kinds]
-    if not candidates:
+    """The fastest offer in the headline: the cost_to_train mart's time_rank 1 (domain/best.py's one rule) with its
+    fastest_tied count; None when no offer in the headline has a result."""
+    first = next((r for r in known if r.get("time_rank") == 1), None)
+    if first is None or not headline_rows([first], headline_kinds):
         return None
-    frame = pl.DataFrame([{k: r.get(k) for k in BEST_COLUMNS} | {"_i": i} for i, r in enumerate(candidates)])
-    chosen = pick(frame, [], "time").row(0, named=True)
-    return candidates[chosen["_i"]] | {TIED: chosen[TIED]}
+    return first | {TIED: first["fastest_tied"]}
 
 
 def runner_up(known: list[dict]) -> RunnerUp | None:
@@ -331,7 +332,7 @@ def cost_row(r: dict, short: str, sources: Sources, numbering: Numbering, printe
         Cell(fmt.usd_hour(r["usd_per_hour"]), sort=r["usd_per_hour"], note=price_call, tags=price_tags(r),
              subs=tuple(t for t in (
                  f"{fmt.usd_hour(r['usd_per_accelerator_hour'])}/accelerator" if r.get("usd_per_accelerator_hour") else None,
-                 fmt.day(r["price_as_of"]) if r.get("price_as_of") else None) if t)),
+                 fmt.day(r["price_as_of"]) if r.get("price_as_of") else None) if t) + price_subs(r)),
         # samples per dollar and its value against the baseline under the cost: a column more would not fit A4
         Cell(fmt.usd(cost) if cost is not None else fmt.NO_RESULT, sort=cost, subs=value_subs(r)),
         Cell("baseline" if r["is_baseline"] else fmt.savings(r["savings_pct"]), sort=r["savings_pct"]),

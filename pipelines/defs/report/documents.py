@@ -10,6 +10,7 @@ from pipelines.domain.columns import UNPUBLISHED_COLUMNS
 from pipelines.metrics.cost import EXPORT_COLUMNS
 from pipelines.metrics.model_calibration import CALIBRATION_COLUMNS
 from pipelines.metrics.model_estimates import ESTIMATE_COLUMNS as MODEL_ESTIMATE_COLUMNS
+from pipelines.metrics.model_picks import PICK_COLUMNS
 from pipelines.publish.exports import write_table
 from pipelines.publish.from_marts import report_context
 from pipelines.publish.store import build_dir, dated_dir, publish, write_atomic
@@ -24,7 +25,8 @@ from pipelines.warehouse import read_table
 # plus the staging tables whose rows it shows as they are.
 REPORT_MARTS = ["cheapest_offers", "cheapest_options", "cost_to_train", "cost_changes", "price_changes", "price_history",
                 "time_to_train", "input_files", "report_dates", "catalog_unknown_accelerators",
-                "model_estimates", "model_not_priced", "model_calibration", "llm_throughput", "price_index"]
+                "model_estimates", "model_picks", "model_not_priced", "model_calibration", "llm_throughput",
+                "price_index"]
 REPORT_STAGING = ["stg_systems", "stg_report_settings", "stg_comparisons", "stg_models"]
 REPORT_TABLES = REPORT_MARTS + REPORT_STAGING
 EXPORTED_STAGING = ["stg_mlperf_scores", "stg_mlperf_runs"]  # exported as they are (data/mlperf_*.csv)
@@ -99,6 +101,7 @@ EXPORTS = {
                                             "time_to_train_minutes"], False),
     "mlperf_runs": ("stg_mlperf_runs", None, False),
     "model_estimates": ("model_estimates", list(MODEL_ESTIMATE_COLUMNS), False),
+    "model_picks": ("model_picks", list(PICK_COLUMNS), False),
     "model_not_priced": ("model_not_priced", None, False),
     "model_calibration": ("model_calibration", list(CALIBRATION_COLUMNS), False),
     "llm_throughput": ("llm_throughput", None, False),

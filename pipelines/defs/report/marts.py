@@ -29,6 +29,8 @@ from pipelines.metrics.price_dates import report_dates as compute_report_dates
 from pipelines.metrics.pricing_options import apply_discounts, cheapest_options as compute_cheapest_options, choose_options
 from pipelines.warehouse import create_table, query, read_table, to_polars, write_frame
 
+AGE_COLUMNS = ["price_age_days", "stale"]  # metrics/price_age.with_price_age's
+
 
 def _done(conn: duckdb.DuckDBPyConnection, table: str) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=table_metadata(conn, table, preview=True))
@@ -99,9 +101,12 @@ def _cost_at(conn: duckdb.DuckDBPyConnection, on: date | None) -> pl.DataFrame:
     results = read_table(conn, "stg_results")
     models = model_names(catalog_rows(read_table(conn, "stg_accelerators")),
                          results["accelerator_model_name"].drop_nulls().unique().sort().to_list())
-    cost = with_spread(compute_cost(inputs, settings.baseline_pricing, settings.headline_offer_kinds), instances,
+    # each price's age before the rank: a stale spot price never headlines (domain/offers.in_headline)
+    aged = with_price_age(inputs, on or date.min, settings.stale_after_days,  # no date: an empty frame
+                          spot_stale_after_days=settings.spot_stale_after_days)
+    cost = with_spread(compute_cost(aged, settings.baseline_pricing, settings.headline_offer_kinds), instances,
                        comparable_results(results, models))
-    return with_price_age(cost, on or date.min, settings.stale_after_days)  # no date: an empty frame
+    return cost.select(pl.exclude(AGE_COLUMNS), *AGE_COLUMNS)  # the age columns last, as the exports have them
 
 
 def _with_energy(conn: duckdb.DuckDBPyConnection, cost: pl.DataFrame) -> pl.DataFrame:
@@ -148,7 +153,8 @@ def cheapest_options(settings: PipelineSettings) -> dg.MaterializeResult:
     with settings.connect() as conn:
         report = report_settings(conn)
         write_frame(conn, "cheapest_options", compute_cheapest_options(
-            read_table(conn, "cost_to_train"), report.pricing_models, report.runs_per_month))
+            read_table(conn, "cost_to_train"), report.pricing_models, report.runs_per_month,
+            report.headline_offer_kinds))
         return _done(conn, "cheapest_options")
 
 
