@@ -50,13 +50,16 @@ class ModelChapter:
     method: Heading
 
 
+def age_words(r: dict) -> str:
+    """"3 days old", "202 days old, approx.": the price's age and certainty."""
+    age = r.get("price_age_days")
+    return (f"{age:,} days old" if age is not None else "age not known") + (
+        ", approx." if r.get("certainty") == "approximate" else "")
+
+
 def price_words(r: dict) -> str:
     """"on demand, 3 days old", "spot, 202 days old, approx.": the pricing option, the price's age and certainty."""
-    age = r.get("price_age_days")
-    parts = [option_label(r["pricing_option"]).lower(), f"{age:,} days old" if age is not None else "age not known"]
-    if r.get("certainty") == "approximate":
-        parts.append("approx.")
-    return ", ".join(parts)
+    return f"{option_label(r['pricing_option']).lower()}, {age_words(r)}"
 
 
 def offer_words(r: dict) -> str:
@@ -81,7 +84,8 @@ def _offer_row(r: dict) -> Row:
     stale = offers.stale_spot(r.get("price_age_days")) if r.get("stale") and r.get("offer_kind") == offers.SPOT else None
     return Row((
         Cell(f"{r['provider']} {r['instance_type']}", subs=(r["region"],) + tags, breakable=True),
-        Cell(price_words(r), subs=(f"{fmt.usd(r['usd_per_hour'])}/h",) + ((stale,) if stale else ())),
+        Cell(option_label(r["pricing_option"]).lower(),
+             subs=(age_words(r), f"{fmt.usd(r['usd_per_hour'])}/h") + ((stale,) if stale else ())),
         Cell(f"{r['instances']:,}", sort=r["instances"]),
         Cell(r["accelerator_model"]),
         Cell(fmt.gpu_hours(r["gpu_hours"]), sort=r["gpu_hours"],
