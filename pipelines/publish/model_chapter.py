@@ -71,7 +71,7 @@ def offer_words(r: dict) -> str:
 
 
 OFFER_COLUMNS = (
-    Column("Offer", header=True, css="system"), Column("Price", css="small"), Column("Instances", numeric=True),
+    Column("Offer", header=True, css="system"), Column("Price", css="small words"), Column("Instances", numeric=True),
     Column("Accelerator"), Column("GPU-hours (budget)", numeric=True, css="wrap"), Column("Time", numeric=True),
     Column("Cost (budget)", numeric=True, css="wrap"), Column("At MLPerf's speed", numeric=True, css="wrap"),
     Column("Basis", css="small"),

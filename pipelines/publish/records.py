@@ -104,7 +104,7 @@ class Column:
     numeric: bool = False
     header: bool = False  # this column's cell is its row's header (th scope=row)
     group: str | None = None  # a label over this and the adjacent columns of the same group
-    css: str = ""  # how the cells wrap: "system", "file", "hash", "small", "wrap" (a number with words)
+    css: str = ""  # how the cells wrap: "system", "file", "hash", "small", "small words", "wrap" (a number with words)
     short: str | None = None  # the label beside each cell when a phone shows rows as cards (Table.cards)
     facet: str | None = None  # the web filter this column's text feeds ("Round", "Division"): declaring it adds the filter
     width: str | None = None  # its share of the printed table's width ("12%"), used when the table is printed fixed
