@@ -122,7 +122,7 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # Bytecode caching on (__pycache__, git-ignored) even where the environment sets PYTHONDONTWRITEBYTECODE: the suite
 # starts some 150 Python processes (workers, command lines, servers), each of which would compile the project's
 # modules again and each worker rewrite every test module's asserts (collection 9.6-11.3 s of CPU against 5.2-5.3 s).
-test: venv-test system-deps ## install the test packages and run every test on every core (about 8 min on 2 cores; 16 on a slow machine)
+test: venv-test system-deps ## install the test packages and run every test on every core (about 16 min on 2 cores, measured 940-1040 s)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: venv-test ## the benchmarks of BENCHMARKS.md
