@@ -5,6 +5,7 @@ published runs the budget is calibrated on. Formats what the marts hold; picks a
 
 from __future__ import annotations
 
+import re
 import statistics
 from dataclasses import dataclass
 
@@ -14,7 +15,7 @@ from pipelines.domain import offers
 from pipelines.domain import units as fmt
 from pipelines.domain.llm import LLM_BENCHMARKS, MOE, DescribedModel
 from pipelines.domain.pricing import option_label
-from pipelines.publish import charts
+from pipelines.publish import charts, labels
 from pipelines.publish.chart_cache import NO_CACHE, ChartCache
 from pipelines.publish.numbering import Numbering
 from pipelines.publish.palette import Palette
@@ -78,6 +79,12 @@ OFFER_COLUMNS = (
 )
 
 
+def basis_words(basis: str) -> str:
+    """"Llama 3.1 8B 45% + Llama 3.1 405B 55%": a basis's benchmark names as readers know them."""
+    return re.sub(r"[a-z][a-z0-9_]*", lambda m: labels.short_benchmark(m.group()) if m.group() in labels.BENCHMARKS
+                  else m.group(), basis)
+
+
 def _offer_row(r: dict) -> Row:
     tags = tuple(t for t in ((r["offer_kind"],) if r.get("offer_kind") not in (None, BUYABLE) else ())
                  + (("fabric not stated",) if not r["cluster_proven"] else ()))
@@ -95,7 +102,7 @@ def _offer_row(r: dict) -> Row:
              subs=(f"{fmt.usd(r['cost_usd_low'], 0)}–{fmt.usd(r['cost_usd_high'], 0)}",)),
         Cell(fmt.usd(r["mlperf_cost_usd"], 0), sort=r["mlperf_cost_usd"],
              subs=(fmt.gpu_hours(r["mlperf_gpu_hours"]),)),
-        Cell(r["basis_benchmark"], subs=(f"{len(r['basis_results'].split('; '))} result(s)",)
+        Cell(basis_words(r["basis_benchmark"]), subs=(f"{len(r['basis_results'].split('; '))} result(s)",)
              + ((r["basis_note"],) if r["basis_note"] else ())),
     ))
 
