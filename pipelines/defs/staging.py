@@ -48,6 +48,12 @@ def public_facts(settings: PipelineSettings, relative: str) -> tuple[Path, str]:
     return BUNDLED_RAW / relative, f"{relative} (the project's: the data set has none)"
 
 
+def public_facts_frame(settings: PipelineSettings, relative: str, reader) -> pl.DataFrame:
+    """A file of public facts (public_facts) read by `reader`, each row labelled with its file relative to RAW_DIR."""
+    path, label = public_facts(settings, relative)
+    return relative_to_raw(reader(path).with_columns(file=pl.lit(label)), settings.raw)
+
+
 def check_result(problems: list[str], ok: str) -> dg.AssetCheckResult:
     if problems:
         shown = problems[:20] + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])

@@ -7,7 +7,7 @@ import polars as pl
 
 from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metadata
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import files_in_raw, load_table, public_facts, relative_to_raw
+from pipelines.defs.staging import files_in_raw, load_table, public_facts_frame, relative_to_raw
 from pipelines.domain.mlperf import report_benchmark
 from pipelines.domain.rounds import round_order
 from pipelines.ingest.mlperf.precision import read_mlperf_precision
@@ -74,8 +74,7 @@ def stg_systems(context: dg.AssetExecutionContext, settings: PipelineSettings) -
                       "the data set has none). The model estimate turns each result to BF16 by it.")
 @input_errors_as_failures
 def stg_mlperf_precision(settings: PipelineSettings) -> dg.MaterializeResult:
-    path, label = public_facts(settings, "mlperf_precision.csv")
-    frame = read_mlperf_precision(path).with_columns(file=pl.lit(label))
+    frame = public_facts_frame(settings, "mlperf_precision.csv", read_mlperf_precision)
     with settings.connect() as conn:
-        write_frame(conn, "stg_mlperf_precision", relative_to_raw(frame, settings.raw))
+        write_frame(conn, "stg_mlperf_precision", frame)
         return dg.MaterializeResult(metadata=table_metadata(conn, "stg_mlperf_precision"))

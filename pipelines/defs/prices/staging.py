@@ -9,7 +9,7 @@ import polars as pl
 from pipelines.config import BUNDLED_RAW
 from pipelines.defs.metadata import POOL, input_errors_as_failures
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import load_table, need_input, public_facts, relative_to_raw
+from pipelines.defs.staging import load_table, need_input, public_facts, public_facts_frame, relative_to_raw
 from pipelines.domain.errors import InputError
 from pipelines.ingest.raw_files import input_files
 from pipelines.ingest.accelerators import read_catalog_table
@@ -27,9 +27,8 @@ from pipelines.warehouse import read_table, to_polars
                       "and the cloud model it is priced as.")
 @input_errors_as_failures
 def stg_accelerators(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    path, label = public_facts(settings, "accelerators.csv")
-    frame = read_catalog_table(path).with_columns(file=pl.lit(label))
-    return load_table(context, settings, "stg_accelerators", accelerators_in=relative_to_raw(frame, settings.raw))
+    frame = public_facts_frame(settings, "accelerators.csv", read_catalog_table)
+    return load_table(context, settings, "stg_accelerators", accelerators_in=frame)
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_accelerators"], pool=POOL,
@@ -45,9 +44,8 @@ def stg_board_power(context: dg.AssetExecutionContext, settings: PipelineSetting
 
 def _carbon_table(context: dg.AssetExecutionContext, settings: PipelineSettings, name: str, reader) -> dg.MaterializeResult:
     """carbon/<name>.csv read by ``reader`` into stg_<name> (its SQL reads the frame as <name>_in)."""
-    path, label = public_facts(settings, f"carbon/{name}.csv")
-    frame = reader(path).with_columns(file=pl.lit(label))
-    return load_table(context, settings, f"stg_{name}", **{f"{name}_in": relative_to_raw(frame, settings.raw)})
+    frame = public_facts_frame(settings, f"carbon/{name}.csv", reader)
+    return load_table(context, settings, f"stg_{name}", **{f"{name}_in": frame})
 
 
 @dg.asset(group_name="staging", kinds={"duckdb", "polars"}, deps=["raw_carbon"], pool=POOL,

@@ -16,7 +16,7 @@ from pipelines.defs.metadata import POOL, input_errors_as_failures, table_metada
 from pipelines.defs.report.marts import report_settings
 from pipelines.defs.report.staging import read_report_config
 from pipelines.defs.resources import PipelineSettings
-from pipelines.defs.staging import public_facts, relative_to_raw
+from pipelines.defs.staging import public_facts_frame
 from pipelines.domain.llm import DescribedModel, described_models
 from pipelines.estimate import model_inputs
 from pipelines.ingest.accelerators import catalog_rows, normalize
@@ -59,10 +59,9 @@ def stg_models(settings: PipelineSettings) -> dg.MaterializeResult:
                       "(published_runs.csv; the project's when the data set has none): the calibration's runs.")
 @input_errors_as_failures
 def stg_published_runs(settings: PipelineSettings) -> dg.MaterializeResult:
-    path, label = public_facts(settings, "published_runs.csv")
-    frame = read_published_runs(path).with_columns(file=pl.lit(label))
+    frame = public_facts_frame(settings, "published_runs.csv", read_published_runs)
     with settings.connect() as conn:
-        write_frame(conn, "stg_published_runs", relative_to_raw(frame, settings.raw))
+        write_frame(conn, "stg_published_runs", frame)
         return _done(conn, "stg_published_runs")
 
 
