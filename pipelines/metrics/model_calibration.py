@@ -28,7 +28,6 @@ import math
 from dataclasses import dataclass
 
 import polars as pl
-from scipy.stats import t as student_t
 
 from pipelines.domain.llm import PRETRAIN, DescribedModel
 from pipelines.domain.precision import speedup
@@ -64,6 +63,8 @@ class Calibration:
         """The range's half-width in ln (module docstring); the spread alone when not calibrated."""
         if not self.calibrated:
             return spread
+        from scipy.stats import t as student_t  # imported here: scipy.stats costs every process 0.5 s to import
+
         t = float(student_t.ppf(LEVEL, self.runs - 1))
         return math.hypot(t * self.sigma * math.sqrt(1 + 1 / self.runs), spread)
 
