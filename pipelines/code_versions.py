@@ -6,14 +6,23 @@ and every installed package's version.
 One rule for everything kept under a code version: the assets' code versions (defs/versions.py, which Dagster
 compares to decide what is stale) and the keys of the drawn charts and printed PDFs kept beside the warehouse
 (publish/chart_cache.py, publish/pdf_parts.py). Imports nothing of the project but its settings and the hashing.
+
+What the rule reads off the source files (which modules a file imports; defs/versions.py: which functions read the
+day) is kept between processes (``remembered``), under a key over every source file's bytes: deriving it parses
+some 150 files, 1.1 s of every process that loads the definitions (each command, the UI's code server, the daemon).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import json
+import os
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pipelines import config
 from pipelines.fingerprint import file_sha256, installed_packages, named_sha256, walk
@@ -53,6 +62,11 @@ def _digest(path: Path) -> str:
 def _read(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     """The module names a source file imports (with each `from m import n`, m.n too: n may be a module) and the
     folders of READ_FOLDERS it names."""
+    imported, folders = remembered(f"{_digest(path)} imports", lambda: _imports(path))
+    return frozenset(imported), frozenset(folders)
+
+
+def _imports(path: Path) -> tuple[list[str], list[str]]:
     tree = parsed(path)
     imported, folders = set(), set()
     for node in ast.walk(tree):
@@ -63,7 +77,7 @@ def _read(path: Path) -> tuple[frozenset[str], frozenset[str]]:
             folders |= {alias.name for alias in node.names if alias.name in READ_FOLDERS}
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in READ_FOLDERS:
             folders.add(node.id)
-    return frozenset(imported), frozenset(folders)
+    return sorted(imported), sorted(folders)
 
 
 @cache
@@ -103,3 +117,56 @@ def code_version_of(module: str) -> str:
 @cache
 def _packages() -> str:
     return installed_packages()  # 0.09 s each time: once per process
+
+
+# ---- what is read off the source files, kept between processes --------------------------------------------------
+# In Python's bytecode cache folder, beside this module's compiled code: derived from the sources as bytecode is,
+# written only where Python writes bytecode, and never part of the checkout. A fact of one file is kept under the
+# file's SHA-256; a fact of several (a function reaching the day through other modules) under one hash of them all.
+FACTS_FILE = Path(importlib.util.cache_from_source(__file__)).with_name("source_facts.json")
+_derived_here: list[str] = []  # names of facts derived in this process, not yet kept
+
+
+def sources_key() -> str:
+    """One hash over every project source file (by path and bytes): the key of a fact read off several."""
+    package = REPO_ROOT / PACKAGE
+    return named_sha256((str(path.relative_to(REPO_ROOT)), _digest(path)) for path in walk(package, "*.py"))
+
+
+@cache
+def _facts() -> dict[str, Any]:
+    """The facts kept by earlier processes (none when the file is missing or unreadable)."""
+    try:
+        kept = json.loads(FACTS_FILE.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
+def remembered(key: str, derive: Callable[[], Any]) -> Any:
+    """The fact kept under `key` (a content hash and what the fact is; JSON: lists, not sets), else `derive()`,
+    kept by the next keep_facts()."""
+    facts = _facts()
+    if key not in facts:
+        facts[key] = derive()
+        _derived_here.append(key)
+    return facts[key]
+
+
+def keep_facts() -> None:
+    """Keep the facts of today's sources for the next processes (those of files and versions gone are dropped;
+    the file is replaced whole: processes run side by side). Nothing where Python writes no bytecode or cannot
+    write there."""
+    if not _derived_here or sys.dont_write_bytecode:
+        return
+    package = REPO_ROOT / PACKAGE
+    current = {_digest(path) for path in walk(package, "*.py")} | {sources_key()}
+    kept = {key: fact for key, fact in _facts().items() if key.split(" ")[0] in current}
+    temporary = FACTS_FILE.with_name(f".{FACTS_FILE.name}.{os.getpid()}.tmp")
+    try:
+        FACTS_FILE.parent.mkdir(exist_ok=True)
+        temporary.write_text(json.dumps(kept, sort_keys=True))
+        os.replace(temporary, FACTS_FILE)
+        _derived_here.clear()
+    except OSError:
+        temporary.unlink(missing_ok=True)

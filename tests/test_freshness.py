@@ -40,8 +40,52 @@ def test_an_assets_code_is_what_its_module_imports_and_reads():
 
 def _clear_caches() -> None:
     for cached in (versions.module_path, versions._read, versions._digest, versions.sources_of,
-                   versions._folder_files, versions.code_version_of):
+                   versions._folder_files, versions.code_version_of, versions.parsed, versions._facts):
         cached.cache_clear()
+
+
+def test_what_is_read_off_the_sources_is_kept_for_the_next_process_and_follows_an_edit(tmp_path):
+    """The imports read off each source file are kept between processes (code_versions.keep_facts) under the file's
+    bytes: a process that finds them parses nothing and gets the same code versions; an edit that adds an import is
+    seen at once; an unreadable file of kept facts is as none."""
+    for folder in ("pipelines", "sql", "templates"):
+        shutil.copytree(REPO_ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    modules = ("pipelines.defs.prices.staging", "pipelines.defs.report.documents")
+
+    def current() -> dict[str, str]:
+        _clear_caches()  # a new process
+        return {m: versions.code_version_of(m) for m in modules}
+
+    def unparsable(path):
+        raise AssertionError(f"{path} parsed: its imports were kept")
+
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(versions, "REPO_ROOT", tmp_path)
+            patch.setattr(versions, "READ_FOLDERS", {"SQL_DIR": tmp_path / "sql", "TEMPLATES_DIR": tmp_path / "templates"})
+            patch.setattr(versions, "FACTS_FILE", tmp_path / "facts" / "source_facts.json")
+            patch.setattr(sys, "dont_write_bytecode", False)
+            first = current()
+            versions.keep_facts()
+            kept = versions.FACTS_FILE.read_text()
+            assert f"{versions._digest(tmp_path / 'pipelines' / 'config.py')} imports" in kept
+
+            _clear_caches()  # a new process, which may not parse
+            with pytest.MonkeyPatch.context() as no_parsing:
+                no_parsing.setattr(versions, "parsed", unparsable)
+                assert {m: versions.code_version_of(m) for m in modules} == first
+
+            staging = tmp_path / "pipelines" / "defs" / "prices" / "staging.py"
+            assert "pipelines/publish/svg.py" not in {str(p.relative_to(tmp_path)) for p in versions.sources_of(modules[0])}
+            staging.write_text(staging.read_text() + "\nimport pipelines.publish.svg  # an edit\n")
+            edited = current()
+            assert edited[modules[0]] != first[modules[0]] and edited[modules[1]] == first[modules[1]]
+            assert "pipelines/publish/svg.py" in {str(p.relative_to(tmp_path)) for p in versions.sources_of(modules[0])}
+
+            versions.FACTS_FILE.write_text("{ cut off")
+            assert current() == edited
+    finally:
+        _clear_caches()
 
 
 def test_editing_a_module_changes_the_version_of_what_imports_it_only(tmp_path):

@@ -29,7 +29,8 @@ from functools import cache
 
 import dagster as dg
 
-from pipelines.code_versions import PACKAGE, code_version_of, module_path, parsed, sources_of
+from pipelines.code_versions import (PACKAGE, code_version_of, keep_facts, module_path, parsed, remembered, sources_key,
+                                     sources_of)
 from pipelines.defs.outputs import PUBLICATIONS, WAREHOUSE, WAREHOUSE_KIND
 from pipelines.defs.raw import TODAY
 
@@ -148,6 +149,12 @@ def reads_day(function) -> bool:
     that names), names config.today or config.build_day."""
     function = inspect.unwrap(_function_of(function) if isinstance(function, dg.AssetsDefinition) else function)
     start = (function.__module__, function.__qualname__.split(".")[0])  # a factory's inner function: its factory
+    if module_path(start[0]) is None:  # not the project's: nothing kept of it
+        return _reaches_day(start)
+    return remembered(f"{_sources_key()} reads_day {':'.join(start)}", lambda: _reaches_day(start))
+
+
+def _reaches_day(start: Ref) -> bool:
     came_from: dict[Ref, Ref | None] = {start: None}
     todo = [start]
     while todo:
@@ -165,6 +172,11 @@ def reads_day(function) -> bool:
     return False
 
 
+@cache
+def _sources_key() -> str:
+    return sources_key()  # once per process, as every cache of the code above
+
+
 def _module_of(assets_def: dg.AssetsDefinition) -> str:
     return _function_of(assets_def).__module__
 
@@ -180,6 +192,7 @@ def with_versions(defs: dg.Definitions) -> dg.Definitions:
     executable = [a for a in defs.assets or [] if isinstance(a, dg.AssetsDefinition) and a.is_executable]
     versions = {key: code_version_of(_module_of(a)) for a in executable for key in a.keys}
     day = {key for a in executable if reads_day(_function_of(a)) for key in a.keys}
+    keep_facts()
     specs = {spec.key: spec for a in executable for spec in a.specs}
     folders = {}
     for publication in PUBLICATIONS:
