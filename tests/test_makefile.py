@@ -105,7 +105,7 @@ def test_setup_installs_runtime_only_and_test_adds_the_extras(repo):
     make(repo, "-o", "system-deps", "test")
     assert installs(repo) == [".", ".[test]"]
     assert re.fullmatch(r"-m pytest -q -n \d+ --dist worksteal --durations=25", calls(repo)[-1])
-    assert int(calls(repo)[-1].split()[4]) == len(os.sched_getaffinity(0)) + 1  # a worker more than cores
+    assert int(calls(repo)[-1].split()[4]) == len(os.sched_getaffinity(0)) + 2  # two workers more than cores
     assert stamps(repo) == [".made", ".runtime", ".test"]
 
 
