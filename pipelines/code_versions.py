@@ -127,10 +127,15 @@ FACTS_FILE = Path(importlib.util.cache_from_source(__file__)).with_name("source_
 _derived_here: list[str] = []  # names of facts derived in this process, not yet kept
 
 
+@cache
+def _source_files() -> tuple[Path, ...]:
+    return tuple(walk(REPO_ROOT / PACKAGE, "*.py"))
+
+
+@cache
 def sources_key() -> str:
     """One hash over every project source file (by path and bytes): the key of a fact read off several."""
-    package = REPO_ROOT / PACKAGE
-    return named_sha256((str(path.relative_to(REPO_ROOT)), _digest(path)) for path in walk(package, "*.py"))
+    return named_sha256((str(path.relative_to(REPO_ROOT)), _digest(path)) for path in _source_files())
 
 
 @cache
@@ -159,8 +164,7 @@ def keep_facts() -> None:
     write there."""
     if not _derived_here or sys.dont_write_bytecode:
         return
-    package = REPO_ROOT / PACKAGE
-    current = {_digest(path) for path in walk(package, "*.py")} | {sources_key()}
+    current = {_digest(path) for path in _source_files()} | {sources_key()}
     kept = {key: fact for key, fact in _facts().items() if key.split(" ")[0] in current}
     temporary = FACTS_FILE.with_name(f".{FACTS_FILE.name}.{os.getpid()}.tmp")
     try:

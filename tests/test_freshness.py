@@ -40,7 +40,8 @@ def test_an_assets_code_is_what_its_module_imports_and_reads():
 
 def _clear_caches() -> None:
     for cached in (versions.module_path, versions._read, versions._digest, versions.sources_of,
-                   versions._folder_files, versions.code_version_of, versions.parsed, versions._facts):
+                   versions._folder_files, versions.code_version_of, versions.parsed, versions._facts,
+                   versions._source_files, versions.sources_key):
         cached.cache_clear()
 
 

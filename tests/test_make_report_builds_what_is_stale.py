@@ -90,6 +90,7 @@ def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
     of issue 46, where a new or a broken price was "up to date"); the run history in the data set, its default."""
     raw = write_small_raw(tmp_path / "data")
     reports, warehouse = tmp_path / "reports", tmp_path / "w.duckdb"
+    env = cli_env(raw, **above(raw))
     first = report(raw)
     assert UP_TO_DATE not in first.stdout and runs(raw) == 1
     before = published(reports)
@@ -117,16 +118,16 @@ def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
 
     # clean removes the warehouse: Dagster's history says built, the tables are gone, so everything is built
     subprocess.run([sys.executable, "-m", "pipelines.cli", "clean"], cwd=REPO, check=True, capture_output=True,
-                   env=cli_env(raw, **above(raw)))
+                   env=env)
     assert not warehouse.exists()
     assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 6 and warehouse.is_file()
 
     # a broken price file after a good run: refused, the good report kept, and refused again the next time
     html = (reports / "latest" / "report.html").read_text(encoding="utf-8")
     prices.write_text(prices.read_text().replace("22.0", "abc"))
-    first_refusal = refused(cli_env(raw, **above(raw)))
+    first_refusal = refused(env)
     assert (reports / "latest" / "report.html").read_text(encoding="utf-8") == html
-    refused(cli_env(raw, **above(raw)), first_refusal.stderr)
+    refused(env, first_refusal.stderr)
 
 
 # Where an output setting can point, relative to the data set /t/data: inside it, in it directly (the warehouse

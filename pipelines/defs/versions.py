@@ -151,7 +151,7 @@ def reads_day(function) -> bool:
     start = (function.__module__, function.__qualname__.split(".")[0])  # a factory's inner function: its factory
     if module_path(start[0]) is None:  # not the project's: nothing kept of it
         return _reaches_day(start)
-    return remembered(f"{_sources_key()} reads_day {':'.join(start)}", lambda: _reaches_day(start))
+    return remembered(f"{sources_key()} reads_day {':'.join(start)}", lambda: _reaches_day(start))
 
 
 def _reaches_day(start: Ref) -> bool:
@@ -170,11 +170,6 @@ def _reaches_day(start: Ref) -> bool:
                 todo.append(found)
     _NOT_READERS.update(came_from)
     return False
-
-
-@cache
-def _sources_key() -> str:
-    return sources_key()  # once per process, as every cache of the code above
 
 
 def _module_of(assets_def: dg.AssetsDefinition) -> str:
