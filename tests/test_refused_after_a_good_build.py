@@ -172,6 +172,11 @@ CASES = [
 ]
 
 
+# The cases whose next run is refused too: one of each way a refusal is made (a blocking check reading a file through
+# another asset, a staging step, the settings, an MLPerf result tree); which file was bad does not change that run
+REFUSED_AGAIN = {"mappings_unknown_system", "prices_text_in_number", "toml_syntax_error", "mlperf_scaling_not_a_number"}
+
+
 def _number_to_text(path: Path) -> None:
     """The first data row's first number as 'abc'."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -195,13 +200,14 @@ def test_bad_input_after_a_good_build_is_refused_and_publishes_nothing(case, goo
     assert err.count("\n") == 1 and err.startswith("error: bad input: "), err[:3000]
     assert re.search(case.error, err), f"{case.name}: {err!r} does not match {case.error!r}"
     assert published(good_build) == before, f"{case.name}: the published report changed"
-    # refused again by the next run, with the same line (a failed check is run again, not taken as passed)
-    with environment(_env(good_build)):
-        assert main(["report"]) == 2
-    assert capsys.readouterr().err == err
+    if case.name in REFUSED_AGAIN:  # by the next run, with the same line: the failure is run again, not taken as passed
+        with environment(_env(good_build)):
+            assert main(["report"]) == 2
+        assert capsys.readouterr().err == err
 
 
 def test_every_input_kind_is_corrupted():
+    assert REFUSED_AGAIN <= {case.name for case in CASES}
     """Every raw input the pipeline observes has a case here (a new input kind needs one)."""
     from pipelines.defs.automation import RAW_INPUTS
 
