@@ -16,7 +16,8 @@ import pytest
 from pypdf import PdfReader
 
 from tests.atlas_fixtures import quirk_corpus, resnet_logs, system, write_logs
-from tests.atlas_runner import REPO, SAMPLE, SOURCE_DATE_EPOCH, atlas_env, make_atlas, moved_env, needs_sample
+from tests.atlas_runner import (REPO, SAMPLE, SOURCE_DATE_EPOCH, atlas_env, make_atlas, make_atlas_process, moved_env,
+                                needs_sample)
 from tests.mlperf_fixtures import run_log
 from tests.pipeline_runner import NEXT_PRICE_DATE, PROVIDER_FILES_PRICE_DATE, without_catalogs
 from tests.shared_builds import copy_tree
@@ -381,7 +382,7 @@ def test_bad_price_is_one_line_and_publishes_nothing(tmp_path):
     env = atlas_env(tmp_path, quirk_corpus(tmp_path / "corpus"))
     (Path(env["RAW_DIR"]) / "prices" / "on_demand_2025-07-01.csv").write_text(
         "provider,region,instance_type,usd_per_hour,as_of,source\naws,us-east-1,p4d.24xlarge,-1,2025-07-01,x\n")
-    done = make_atlas(env)
+    done = make_atlas_process(env)  # the command line's one line, from a process of its own
     assert done.returncode == 2  # bad input
     assert done.stderr.strip().count("\n") == 0, done.stderr
     assert "on_demand_2025-07-01.csv:2 column usd_per_hour" in done.stderr
