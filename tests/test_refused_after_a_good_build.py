@@ -207,8 +207,8 @@ def test_bad_input_after_a_good_build_is_refused_and_publishes_nothing(case, goo
 
 
 def test_every_input_kind_is_corrupted():
-    assert REFUSED_AGAIN <= {case.name for case in CASES}
     """Every raw input the pipeline observes has a case here (a new input kind needs one)."""
+    assert REFUSED_AGAIN <= {case.name for case in CASES}
     from pipelines.defs.automation import RAW_INPUTS
 
     files = {"raw_mappings": "mappings", "raw_instances": "instances", "raw_accelerators": "accelerators",
