@@ -10,6 +10,7 @@ import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -56,15 +57,9 @@ def make_atlas(env: dict) -> subprocess.CompletedProcess:
     each run). make_atlas_process runs it in a process of its own."""
     from pipelines.cli import main
 
-    out, err, saved = io.StringIO(), io.StringIO(), dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            status = main(["atlas"])
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.dict(os.environ, env, clear=True), redirect_stdout(out), redirect_stderr(err):
+        status = main(["atlas"])
     return subprocess.CompletedProcess(["pipelines.cli", "atlas"], status, out.getvalue(), err.getvalue())
 
 
