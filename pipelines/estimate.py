@@ -79,11 +79,11 @@ def estimate_offers(warehouse: Path, model: DescribedModel):
     from pipelines.domain.report_settings import ReportSettings
     from pipelines.metrics.model_estimates import model_estimates
     from pipelines.metrics.model_picks import ranked
-    from pipelines.warehouse import read_table
+    from pipelines.warehouse import connect, read_table
 
     if not warehouse.exists():
         raise InputError(warehouse, None, "is missing: build the warehouse first (make report)")
-    with duckdb.connect(str(warehouse), read_only=True) as conn:
+    with connect(warehouse, read_only=True) as conn:
         try:
             throughput, offers, calibration, fabrics = model_inputs(conn)
         except (duckdb.CatalogException, duckdb.BinderException, KeyError, pl.exceptions.ColumnNotFoundError):
