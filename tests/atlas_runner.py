@@ -3,18 +3,15 @@
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
-from tests.pipeline_runner import without_catalogs
+from tests.pipeline_runner import cli_in_process, without_catalogs
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO.parent / "shared" / "mlperf-sample"
@@ -52,15 +49,9 @@ def moved_env(env: dict, old: Path, new: Path) -> dict:
 
 
 def make_atlas(env: dict) -> subprocess.CompletedProcess:
-    """`python -m pipelines.cli atlas` with the environment `env`, run by the command line's main() in this process:
-    its exit status and what it prints, without a new interpreter importing everything again (about 3 s of CPU
-    each run). make_atlas_process runs it in a process of its own."""
-    from pipelines.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with mock.patch.dict(os.environ, env, clear=True), redirect_stdout(out), redirect_stderr(err):
-        status = main(["atlas"])
-    return subprocess.CompletedProcess(["pipelines.cli", "atlas"], status, out.getvalue(), err.getvalue())
+    """`python -m pipelines.cli atlas` with the environment `env`, in this process (pipeline_runner.cli_in_process).
+    make_atlas_process runs it in a process of its own."""
+    return cli_in_process(env, "atlas")
 
 
 def make_atlas_process(env: dict) -> subprocess.CompletedProcess:

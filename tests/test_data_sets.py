@@ -9,14 +9,13 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from pipelines.config import BUNDLED_HOME, BUNDLED_RAW, REPO_ROOT, Paths, bundled_home, remember
 from tests.checkout_state import CHECKOUT_STATE
-from tests.pipeline_runner import REPO, environment
+from tests.pipeline_runner import cli_in_process, environment
 from tests.small_raw import write_small_raw
 
 OUTPUTS = ("RAW_DIR", "REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "MLPERF_DIR", "ATLAS_ROUNDS_DIR")
@@ -95,8 +94,7 @@ def fingerprint(folder: Path) -> dict[str, str]:
 
 def cli(raw: Path, *command: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in OUTPUTS} | {"RAW_DIR": str(raw), "SOURCE_DATE_EPOCH": "1764374400"}
-    done = subprocess.run([sys.executable, "-m", "pipelines.cli", *command], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = cli_in_process(env, *command)
     assert done.returncode == 0, done.stderr[-3000:]
     return done
 

@@ -9,12 +9,9 @@ are what tests/test_refused_after_a_good_build.py and tests/test_one_rule.py bui
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import shutil
 import subprocess
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -24,7 +21,7 @@ from pipelines.config import Paths
 from pipelines.defs.automation import RAW_INPUTS
 from pipelines.defs.raw import observe
 from pipelines.defs.resources import PipelineSettings
-from tests.pipeline_runner import REPO, environment
+from tests.pipeline_runner import cli_in_process, environment
 from tests.small_raw import PRICE_DATE, write_small_raw
 
 OUTPUTS = ("REPORTS_DIR", "WAREHOUSE", "DAGSTER_HOME", "PIPELINE_KILL_AT")
@@ -36,21 +33,10 @@ def cli_env(raw: Path, epoch: str = "1764374400", **outputs: str) -> dict:
         "RAW_DIR": str(raw), "SOURCE_DATE_EPOCH": epoch, **outputs}
 
 
-def run_report(env: dict, *args: str) -> subprocess.CompletedProcess:
-    """The command line's `report` in this process (its import cost paid once: twelve runs here), its output and
-    exit status as a subprocess's."""
-    from pipelines.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with environment(env), redirect_stdout(out), redirect_stderr(err):
-        status = main(["report", *args])
-    return subprocess.CompletedProcess(["report", *args], status, out.getvalue(), err.getvalue())
-
-
 def report(raw: Path, *args: str, epoch: str = "1764374400") -> subprocess.CompletedProcess:
     """`make report` on the data set `raw` with its warehouse and reports in the folder above it, as a user met the
     bug of issue 46 (the outputs' place once hid a changed input: test_no_arrangement_of_the_outputs_hides_a_changed_input)."""
-    done = run_report(cli_env(raw, epoch, **above(raw)), *args)
+    done = cli_in_process(cli_env(raw, epoch, **above(raw)), "report", *args)
     assert done.returncode == 0, done.stderr[-3000:]
     return done
 
@@ -62,7 +48,7 @@ def above(raw: Path) -> dict[str, str]:
 def refused(env: dict, stderr: str | None = None) -> subprocess.CompletedProcess:
     """`make report` over a broken price file (prices/p2.csv with "abc"): exit 2, the file and the value named,
     never "up to date"; `stderr`, the refusal before it when nothing changed since (the same line again)."""
-    done = run_report(env)
+    done = cli_in_process(env, "report")
     assert done.returncode == 2 and UP_TO_DATE not in done.stdout, done.stdout + done.stderr
     assert "p2.csv" in done.stderr and "abc" in done.stderr
     assert stderr is None or done.stderr == stderr
@@ -86,7 +72,7 @@ def published(reports: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
-    """The command line, with the warehouse and the reports in the folder above the data set (the layout of the bug
+    """The command line (in process), with the warehouse and the reports in the folder above the data set (the layout of the bug
     of issue 46, where a new or a broken price was "up to date"); the run history in the data set, its default."""
     raw = write_small_raw(tmp_path / "data")
     reports, warehouse = tmp_path / "reports", tmp_path / "w.duckdb"
@@ -117,8 +103,7 @@ def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
     assert (reports / "latest" / "report.pdf").is_file()
 
     # clean removes the warehouse: Dagster's history says built, the tables are gone, so everything is built
-    subprocess.run([sys.executable, "-m", "pipelines.cli", "clean"], cwd=REPO, check=True, capture_output=True,
-                   env=env)
+    assert cli_in_process(env, "clean").returncode == 0
     assert not warehouse.exists()
     assert UP_TO_DATE not in report(raw).stdout and runs(raw) == 6 and warehouse.is_file()
 
