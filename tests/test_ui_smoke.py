@@ -1,7 +1,7 @@
 """`make ui` for real: dg dev starts the webserver and the daemon, GraphQL shows the code
-location, the asset graph with its edges, checks, the sensors and the schedule, and a clean start
-logs no warning; SIGTERM to make, SIGINT to make alone and Ctrl-C each stop every process it
-started.
+location, the asset graph with its edges, checks, the sensors and the schedule, the daemon builds and
+rebuilds, and a clean start logs no warning; Ctrl-C and SIGINT to make alone each stop every process it
+started (SIGTERM, with a stand-in for dg dev: tests/test_ui_stop.py).
 """
 
 from __future__ import annotations
@@ -200,8 +200,43 @@ def warnings_in(log: str) -> list[str]:
     return [line for line in log.splitlines() if re.search(r"warn", line, re.I)]
 
 
-def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp_path):
-    """A clean start as `make ui` makes it, then SIGTERM to make's pid (`kill <make pid>`)."""
+RUNS = """{ runsOrError(filter: {tags: [{key: "dagster/sensor_name", value: "regenerate_automation"}]}) {
+  __typename ... on Runs { results { runId status assetSelection { path }
+  tags { key value } } } } }"""
+CHECK_RESULTS = """{ assetNodes { assetKey { path } assetChecksOrError { __typename ... on AssetChecks {
+  checks { name executionForLatestMaterialization { status runId } } } } } }"""
+
+
+def wait_for_runs(port: int, published: Path, timeout: float) -> list[dict]:
+    """Automation's runs (newest first) once `published` exists and none of them is queued or running."""
+    deadline = time.monotonic() + timeout
+    while True:
+        runs = graphql(port, RUNS)["runsOrError"]["results"]
+        ended = all(r["status"] in ("SUCCESS", "FAILURE", "CANCELED") for r in runs)
+        if (runs and ended and published.is_file()) or time.monotonic() > deadline:
+            return runs
+        time.sleep(2)
+
+
+STEP_FAILURES = """query ($runId: ID!) { logsForRun(runId: $runId) { ... on EventConnection { events {
+  ... on ExecutionStepFailureEvent { stepKey error { message } } } } } }"""
+
+
+def failures(port: int, run: dict) -> list[str]:
+    """A failed run's step failures, "step: message" (what the run page opens on)."""
+    if run["status"] != "FAILURE":
+        return []
+    events = graphql_vars(port, STEP_FAILURES, {"runId": run["runId"]})["logsForRun"]["events"]
+    return [f"{e['stepKey']}: {e['error']['message'].strip()[:300]}" for e in events if e.get("stepKey")]
+
+
+def test_ui_serves_the_graph_the_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
+    """`make ui` as a user starts it, on a data set never built: the UI serves the graph, the checks, the sensors and
+    the schedule, and the daemon runs; the sensor observes the inputs and automation builds everything (the marts
+    behind the coverage check in a second run, once it passed), checks show their results, a new price file rebuilds
+    the prices and the report and nothing of the MLPerf side; no process says a warning; Ctrl-C stops it all. One real UI for all of it (each start costs its processes about
+    25 s of CPU). A signal to make alone stopping a real UI: test_atlas_job_from_the_ui_gives_what_make_atlas_gives;
+    SIGTERM and the other ways it stops: tests/test_ui_stop.py."""
     edges, check_names = expected_graph(dirs)
     ui = UI(dirs, free_port(), tmp_path / "ui.log")
     try:
@@ -251,64 +286,6 @@ def test_ui_serves_the_graph_sensors_and_schedule_and_stops_on_sigterm(dirs, tmp
                 break
             time.sleep(2)
         assert wanted <= healthy, statuses
-        # a clean start says nothing it should not: no warning (superseded `dagster dev`, the
-        # code location's name, a dagster.yaml beside DAGSTER_HOME, the venv) from any process
-        deadline = time.monotonic() + 90  # past the sensor's second tick, which loads the code again
-        while ui.log.read_text().count("Checking for new runs for sensor: raw_files_sensor") < 2:
-            assert time.monotonic() < deadline, ui.log.read_text()[-3000:]
-            time.sleep(1)
-        assert not warnings_in(ui.log.read_text()), warnings_in(ui.log.read_text())
-
-        took = ui.stop("sigterm")
-    except BaseException:
-        ui.kill()
-        raise
-    assert ui.proc.returncode == -signal.SIGTERM  # make, ended by the signal it got
-    assert not running(ui.started), "processes left after SIGTERM to make"
-    assert took < STOP_TIMEOUT
-    assert "ui: stopping" in ui.log.read_text()
-    assert not list(REPO.glob(f".ui-{ui.port}.pid"))
-    with pytest.raises(OSError):
-        get(f"http://127.0.0.1:{ui.port}/server_info", timeout=2)
-
-
-RUNS = """{ runsOrError(filter: {tags: [{key: "dagster/sensor_name", value: "regenerate_automation"}]}) {
-  __typename ... on Runs { results { runId status assetSelection { path }
-  tags { key value } } } } }"""
-CHECK_RESULTS = """{ assetNodes { assetKey { path } assetChecksOrError { __typename ... on AssetChecks {
-  checks { name executionForLatestMaterialization { status runId } } } } } }"""
-
-
-def wait_for_runs(port: int, published: Path, timeout: float) -> list[dict]:
-    """Automation's runs (newest first) once `published` exists and none of them is queued or running."""
-    deadline = time.monotonic() + timeout
-    while True:
-        runs = graphql(port, RUNS)["runsOrError"]["results"]
-        ended = all(r["status"] in ("SUCCESS", "FAILURE", "CANCELED") for r in runs)
-        if (runs and ended and published.is_file()) or time.monotonic() > deadline:
-            return runs
-        time.sleep(2)
-
-
-STEP_FAILURES = """query ($runId: ID!) { logsForRun(runId: $runId) { ... on EventConnection { events {
-  ... on ExecutionStepFailureEvent { stepKey error { message } } } } } }"""
-
-
-def failures(port: int, run: dict) -> list[str]:
-    """A failed run's step failures, "step: message" (what the run page opens on)."""
-    if run["status"] != "FAILURE":
-        return []
-    events = graphql_vars(port, STEP_FAILURES, {"runId": run["runId"]})["logsForRun"]["events"]
-    return [f"{e['stepKey']}: {e['error']['message'].strip()[:300]}" for e in events if e.get("stepKey")]
-
-
-def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dirs, tmp_path):
-    """The daemon path for real: the sensor observes the inputs, automation builds everything (the marts behind the
-    coverage check in a second run, once it passed), checks show their results, a new price file rebuilds the
-    prices and the report and nothing of the MLPerf side, and Ctrl-C stops it all."""
-    ui = UI(dirs, free_port(), tmp_path / "ui.log")
-    try:
-        ui.wait_ready()
         first = wait_for_runs(ui.port, dirs.reports / SMALL_PRICE_DATE / "report.html", 420)
         # two runs, or more when automation ticked while the sensor was recording its first observations
         assert len(first) >= 2 and all(r["status"] == "SUCCESS" for r in first), ui.log.read_text()[-3000:]
@@ -335,12 +312,25 @@ def test_daemon_regenerates_after_a_price_change_and_ctrl_c_stops_everything(dir
         assert (dirs.reports / "latest").resolve() == (dirs.reports / "2024-09-01").resolve()
         assert "$18.0000" in (dirs.reports / "latest" / "report.html").read_text(encoding="utf-8")
 
-        ui.stop("ctrl-c")
+        # a clean start says nothing it should not: no warning (superseded `dagster dev`, the
+        # code location's name, a dagster.yaml beside DAGSTER_HOME, the venv) from any process
+        deadline = time.monotonic() + 90  # past the sensor's second tick, which loads the code again
+        while ui.log.read_text().count("Checking for new runs for sensor: raw_files_sensor") < 2:
+            assert time.monotonic() < deadline, ui.log.read_text()[-3000:]
+            time.sleep(1)
+        assert not warnings_in(ui.log.read_text()), warnings_in(ui.log.read_text())
+
+        took = ui.stop("ctrl-c")
     except BaseException:
         ui.kill()
         raise
-    assert ui.proc.returncode == -signal.SIGINT
+    assert ui.proc.returncode == -signal.SIGINT  # make, ended by the signal its group got
     assert not running(ui.started), "processes left after Ctrl-C"
+    assert took < STOP_TIMEOUT
+    assert "ui: stopping" in ui.log.read_text()
+    assert not list(REPO.glob(f".ui-{ui.port}.pid"))
+    with pytest.raises(OSError):
+        get(f"http://127.0.0.1:{ui.port}/server_info", timeout=2)
 
 
 def test_busy_port_is_refused_not_silently_changed(dirs, tmp_path):
