@@ -123,7 +123,7 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 2 )))
 # Bytecode caching on (__pycache__, git-ignored) even where the environment sets PYTHONDONTWRITEBYTECODE: the suite
 # starts some 150 Python processes (workers, command lines, servers), each of which would compile the project's
 # modules again and each worker rewrite every test module's asserts (collection 9.6-11.3 s of CPU against 5.2-5.3 s).
-test: venv-test system-deps ## install the test packages and run every test on every core (13-15 min on 2 cores: 786 s in a checkout, 877 s on a clean clone)
+test: venv-test system-deps ## install the test packages and run every test on every core (11-13 min on 2 cores: 653 s in a checkout, 735 s on a clean clone)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: venv-test ## the benchmarks of BENCHMARKS.md
