@@ -117,12 +117,17 @@ class _Engine:
             if users > 1:
                 self._attached[key] = (name, mode, users - 1)
                 return
-            del self._attached[key]
             base = self._base().cursor()
             try:
                 base.execute(f"detach {name}")
+            except Exception:
+                # still attached (a checkpoint that failed, say): kept, used by no block, so that the next block
+                # reuses it and detaches it at its end, in a process that runs for days (the UI's code server)
+                self._attached[key] = (name, mode, 0)
+                raise
             finally:
                 base.close()
+            del self._attached[key]
 
     def _base(self) -> duckdb.DuckDBPyConnection:
         if self._instance is None:

@@ -72,8 +72,9 @@ def published(reports: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_nothing_changed_builds_nothing_and_any_change_builds_again(tmp_path):
-    """The command line (in process), with the warehouse and the reports in the folder above the data set (the layout of the bug
-    of issue 46, where a new or a broken price was "up to date"); the run history in the data set, its default."""
+    """The command line (in process), with the warehouse and the reports in the folder above the data set (the
+    layout of the bug of issue 46, where a new or a broken price was "up to date"); the run history in the data set,
+    its default."""
     raw = write_small_raw(tmp_path / "data")
     reports, warehouse = tmp_path / "reports", tmp_path / "w.duckdb"
     env = cli_env(raw, **above(raw))
